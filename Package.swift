@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+let package = Package(
+  name: "Events",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Events", targets: ["Events"]),
+    .library(name: "EventCore", targets: ["EventCore"]),
+    .library(name: "EventRAII", targets: ["EventRAII"]),
+    .library(name: "EventBroadcast", targets: ["EventBroadcast"]),
+    .library(name: "EventTyped", targets: ["EventTyped"]),
+    .library(name: "EventConditions", targets: ["EventConditions"]),
+    .executable(name: "events-demo", targets: ["events-demo"]),
+  ],
+  targets: [
+    .target(name: "EventCore"),
+    .target(name: "EventRAII", dependencies: ["EventCore"]),
+    .target(name: "EventBroadcast", dependencies: ["EventCore"]),
+    .target(name: "EventTyped", dependencies: ["EventCore"]),
+    .target(name: "EventConditions", dependencies: ["EventCore", "EventTyped"]),
+    .target(
+      name: "Events",
+      dependencies: [
+        "EventCore", "EventRAII", "EventBroadcast", "EventTyped", "EventConditions",
+      ]
+    ),
+    .executableTarget(name: "events-demo", dependencies: ["Events"]),
+    .target(name: "EventTestSupport", path: "Tests/EventTestSupport"),
+    .testTarget(name: "EventCoreTests", dependencies: ["EventCore", "EventTestSupport"]),
+    .testTarget(name: "EventRAIITests", dependencies: ["EventRAII", "EventTestSupport"]),
+    .testTarget(name: "EventBroadcastTests", dependencies: ["EventBroadcast", "EventTestSupport"]),
+    .testTarget(name: "EventTypedTests", dependencies: ["EventTyped", "EventTestSupport"]),
+    .testTarget(
+      name: "EventConditionsTests",
+      dependencies: ["EventConditions", "EventTyped", "EventTestSupport"]
+    ),
+    .testTarget(name: "EventsDemoTests", dependencies: ["events-demo", "Events"]),
+  ]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  // SE-0335: `any` spelled out for existential types.
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  // SE-0444: a file sees members only of the modules it imports itself.
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  // SE-0409: imports are internal unless marked `public`, so no dependency leaks by accident.
+  settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,100 @@
+/// One registration in an ``ObserverList``: a handler, how to deliver to it, and what keeps it
+/// live.
+///
+/// `@unchecked Sendable`: every stored property is immutable after `init` except `index`, which
+/// only the owning `ObserverList` reads and writes, under its `state` mutex, and `token`, which is
+/// written once before the entry is published through that mutex. The handlers are not
+/// `@Sendable` because the public API accepts plain closures and unbound methods: they run on
+/// the thread their `Delivery` names, as the API documents. `observer` is a weak reference,
+/// whose loads the runtime makes atomic.
+package final class ObserverEntry<Payload>: @unchecked Sendable {
+  private enum Handler {
+    case plain((Payload) -> Void)
+    case bound((AnyObject, Payload) -> Void)
+  }
+
+  /// Shared with the registration's `Subscription`; checked before every invocation.
+  package let liveness = Liveness()
+  package let delivery: Delivery
+  /// The observer's identity, for lists that keep one registration per observer.
+  package let key: ObjectIdentifier?
+  private weak let observer: AnyObject?
+  private let handler: Handler
+
+  /// Position in the owning list's slots; guarded by that list's `state` mutex.
+  var index = -1
+  /// A token the entry keeps alive, for registrations that last as long as their observer.
+  var token: Subscription?
+
+  /// A registration of a closure, live until cancelled.
+  package init(delivery: Delivery, handler: @escaping (Payload) -> Void) {
+    self.delivery = delivery
+    self.key = nil
+    self.observer = nil
+    self.handler = .plain(handler)
+  }
+
+  /// A registration that holds `observer` weakly and hands it to `handler` while it lives.
+  ///
+  /// - Parameter keyed: Whether the list keeps one registration per observer: inserting another
+  ///   keyed entry for the same object replaces this one.
+  package init<Observer: AnyObject>(
+    observer: Observer, keyed: Bool, delivery: Delivery,
+    handler: @escaping (Observer, Payload) -> Void
+  ) {
+    self.delivery = delivery
+    self.key = keyed ? ObjectIdentifier(observer) : nil
+    self.observer = observer
+    self.handler = .bound { object, payload in
+      handler(unsafeDowncast(object, to: Observer.self), payload)
+    }
+  }
+
+  /// Whether the registration may still be invoked. Loads weak references: call it outside any
+  /// lock.
+  package var isAlive: Bool {
+    guard liveness.isLive else { return false }
+    if case .bound = handler { return observer != nil }
+    return true
+  }
+
+  /// Runs the handler on the calling thread if the registration is still live.
+  ///
+  /// - Returns: `false` when the registration is dead (cancelled, or its observer or owner is
+  ///   gone), so the caller can purge it.
+  @inline(__always)
+  package func invoke(_ payload: Payload) -> Bool {
+    guard liveness.isLive else { return false }
+    switch handler {
+    case .plain(let body):
+      body(payload)
+    case .bound(let body):
+      // The strong reference taken here keeps the observer alive for the call only.
+      guard let observer else { return false }
+      body(observer, payload)
+    }
+    return true
+  }
+}
+
+extension ObserverEntry where Payload: Sendable {
+  /// Delivers `payload` as the entry's `Delivery` says.
+  ///
+  /// - Returns: `false` when the registration is dead, so the caller can purge it.
+  @inline(__always)
+  package func deliver(_ payload: Payload) -> Bool {
+    switch delivery.kind {
+    case .synchronous:
+      return invoke(payload)
+    case .queue(let queue):
+      guard isAlive else { return false }
+      queue.async { _ = self.invoke(payload) }
+      return true
+    case .mainActor:
+      if MainActorDetection.isOnMainActor { return invoke(payload) }
+      guard isAlive else { return false }
+      DispatchQueue.main.async { _ = self.invoke(payload) }
+      return true
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import Synchronization
+
+/// The ordered, thread-safe list of registrations that every Events module delivers through.
+///
+/// It implements the guarantees that hold in every module once:
+/// - Registration order: entries are delivered in the order they were inserted; re-inserting a
+///   keyed observer moves it to the end.
+/// - Snapshot delivery: a post iterates the entries present when it started. The snapshot is
+///   cached, so a post that follows no change allocates nothing.
+/// - Cancel means cancelled: each entry's liveness is checked immediately before its handler
+///   runs, so an entry cancelled mid-post, or with a delivery queued, is skipped.
+/// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count.
+/// - No user code under the lock: handlers run on a snapshot after the lock is released, and
+///   everything a mutation releases (entries, old snapshots, hence handler closures and the
+///   objects they capture) is released after the lock too.
+///
+/// - Complexity: insert and remove are amortised O(1); the first post after a change is O(*n*).
+package final class ObserverList<Payload>: Sendable {
+  package typealias Entry = ObserverEntry<Payload>
+
+  private struct State: Sendable {
+    /// Entries in registration order; `nil` marks a removed entry until the next compaction.
+    var slots: ContiguousArray<Entry?> = []
+    var liveCount = 0
+    var byKey: [ObjectIdentifier: Entry] = [:]
+    /// The live entries, rebuilt on the first post after a change.
+    var snapshot: ContiguousArray<Entry>? = []
+  }
+
+  /// What a mutation drops, handed out of the lock to be released there.
+  private struct Released: Sendable {
+    var snapshot: ContiguousArray<Entry>?
+    var entries: [Entry] = []
+  }
+
+  private let state = Mutex(State())
+
+  package init() {}
+
+  /// Registers `entry`, replacing the keyed entry of the same observer, if any.
+  package func insert(_ entry: Entry) {
+    let released = state.withLock { state -> Released in
+      var released = Released(snapshot: state.snapshot)
+      if let key = entry.key, let previous = state.byKey[key] {
+        Self.remove(previous, from: &state)
+        released.entries.append(previous)
+      }
+      entry.index = state.slots.count
+      state.slots.append(entry)
+      state.liveCount += 1
+      if let key = entry.key { state.byKey[key] = entry }
+      state.snapshot = nil
+      return released
+    }
+    _ = released
+  }
+
+  /// Registers `entry` and returns the token that ends it.
+  ///
+  /// - Parameter retainedByEntry: `true` for registrations that last as long as their observer
+  ///   (the caller may drop the token); `false` for token-held registrations, which end when the
+  ///   token is released.
+  package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
+    let subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
+      guard let self, let entry else { return }
+      self.remove(entry)
+    }
+    if retainedByEntry { entry.token = subscription }
+    insert(entry)
+    return subscription
+  }
+
+  /// Ends `entry`'s registration. Does nothing if it is no longer registered.
+  package func remove(_ entry: Entry) {
+    let released = state.withLock { state -> Released in
+      guard Self.contains(entry, in: state) else { return Released() }
+      defer { state.snapshot = nil }
+      Self.remove(entry, from: &state)
+      return Released(snapshot: state.snapshot, entries: [entry])
+    }
+    _ = released
+  }
+
+  /// Ends the keyed registration of `observer`, if it has one.
+  package func removeObserver(_ observer: AnyObject) {
+    let released = state.withLock { state -> Released in
+      // The caller holds `observer`, so an entry under its identity is either its own or one
+      // whose observer died and whose address was reused: both are to go.
+      guard let entry = state.byKey[ObjectIdentifier(observer)] else { return Released() }
+      defer { state.snapshot = nil }
+      Self.remove(entry, from: &state)
+      return Released(snapshot: state.snapshot, entries: [entry])
+    }
+    _ = released
+  }
+
+  /// Ends every registration.
+  package func removeAll() {
+    let released = state.withLock { state -> Released in
+      let entries = state.slots.compactMap { $0 }
+      for entry in entries { entry.liveness.cancel() }
+      let released = Released(snapshot: state.snapshot, entries: entries)
+      state = State()
+      return released
+    }
+    _ = released
+  }
+
+  /// The live registrations. Purges the dead ones it finds.
+  ///
+  /// - Complexity: O(*n*).
+  package var count: Int {
+    let entries = snapshot()
+    var live = 0
+    for entry in entries where entry.isAlive { live += 1 }
+    if live != entries.count { purge(entries) }
+    return live
+  }
+
+  /// The entries registered now, in registration order.
+  ///
+  /// Costs no allocation unless the list changed since the last call.
+  package func snapshot() -> ContiguousArray<Entry> {
+    state.withLock { state in
+      if let snapshot = state.snapshot { return snapshot }
+      var snapshot = ContiguousArray<Entry>()
+      snapshot.reserveCapacity(state.liveCount)
+      for case let entry? in state.slots { snapshot.append(entry) }
+      state.snapshot = snapshot
+      return snapshot
+    }
+  }
+
+  /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
+  ///
+  /// For payloads that cannot cross threads (a non-escaping body, for one).
+  package func postSynchronously(_ payload: Payload) {
+    let entries = snapshot()
+    var sawDead = false
+    for entry in entries where !entry.invoke(payload) { sawDead = true }
+    if sawDead { purge(entries) }
+  }
+
+  /// Drops the entries of `entries` that are dead. The liveness checks, which load weak
+  /// references, run before the lock is taken.
+  package func purge(_ entries: ContiguousArray<Entry>) {
+    let dead = entries.filter { !$0.isAlive }
+    guard !dead.isEmpty else { return }
+    let released = state.withLock { state -> Released in
+      var released = Released(snapshot: state.snapshot)
+      for entry in dead where Self.contains(entry, in: state) {
+        Self.remove(entry, from: &state)
+        released.entries.append(entry)
+      }
+      if !released.entries.isEmpty { state.snapshot = nil }
+      return released
+    }
+    _ = released
+  }
+
+  private static func contains(_ entry: Entry, in state: State) -> Bool {
+    state.slots.indices.contains(entry.index) && state.slots[entry.index] === entry
+  }
+
+  /// Removes a registered entry, cancels it, and compacts the slots when removed entries
+  /// outnumber live ones. The caller invalidates the snapshot.
+  private static func remove(_ entry: Entry, from state: inout State) {
+    entry.liveness.cancel()
+    state.slots[entry.index] = nil
+    state.liveCount -= 1
+    if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
+    entry.index = -1
+    if state.slots.count >= 16 && state.liveCount * 2 < state.slots.count {
+      var compacted = ContiguousArray<Entry?>()
+      compacted.reserveCapacity(state.liveCount * 2)
+      for case let live? in state.slots {
+        live.index = compacted.count
+        compacted.append(live)
+      }
+      state.slots = compacted
+    }
+  }
+}
+
+extension ObserverList where Payload: Sendable {
+  /// Delivers `payload` to every live registration, each as its `Delivery` says.
+  ///
+  /// Handlers added during the post get the next one; handlers cancelled during it, and
+  /// observers released by an earlier handler, are skipped.
+  package func post(_ payload: Payload) {
+    let entries = snapshot()
+    var sawDead = false
+    for entry in entries where !entry.deliver(payload) { sawDead = true }
+    if sawDead { purge(entries) }
+  }
+}

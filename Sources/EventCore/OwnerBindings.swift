@@ -1,0 +1,62 @@
+#if canImport(ObjectiveC)
+  import ObjectiveC
+#endif
+import Synchronization
+
+/// Keeps bound subscriptions alive for as long as their owners live.
+///
+/// On Apple platforms each subscription rides on its owner as an associated object, so it is
+/// released, and so cancelled, when the owner is. Linux has no associated objects: there a
+/// registry holds the subscriptions with weak references to their owners and drops the dead and
+/// the cancelled ones in a sweep that runs when the registry has doubled since the last one, so
+/// its size stays proportional to the live bindings and each `bind` costs amortised O(1).
+enum OwnerBindings {
+  #if canImport(ObjectiveC)
+    static func retain(_ subscription: Subscription, whileAlive owner: AnyObject) {
+      let key = UnsafeRawPointer(Unmanaged.passUnretained(subscription).toOpaque())
+      objc_setAssociatedObject(owner, key, subscription, .OBJC_ASSOCIATION_RETAIN)
+    }
+  #else
+    private struct Binding: Sendable {
+      let owner: WeakBox
+      let subscription: Subscription
+    }
+
+    private struct Registry: Sendable {
+      var bindings: [Binding] = []
+      var sweepThreshold = 64
+    }
+
+    private static let registry = Mutex(Registry())
+
+    static func retain(_ subscription: Subscription, whileAlive owner: AnyObject) {
+      let binding = Binding(owner: WeakBox(owner), subscription: subscription)
+      let due = registry.withLock { registry -> [Binding]? in
+        registry.bindings.append(binding)
+        guard registry.bindings.count >= registry.sweepThreshold else { return nil }
+        defer { registry.bindings = [] }
+        return registry.bindings
+      }
+      if let due { sweep(due) }
+    }
+
+    /// Checks owners outside the lock (a weak load may end in a `deinit`), cancels the bindings
+    /// whose owner is gone, and puts the rest back.
+    private static func sweep(_ bindings: [Binding]) {
+      var kept: [Binding] = []
+      var ended: [Subscription] = []
+      for binding in bindings where !binding.subscription.liveness.isCancelled {
+        if binding.owner.isAlive {
+          kept.append(binding)
+        } else {
+          ended.append(binding.subscription)
+        }
+      }
+      registry.withLock { registry in
+        registry.bindings.append(contentsOf: kept)
+        registry.sweepThreshold = max(64, registry.bindings.count * 2)
+      }
+      for subscription in ended { subscription.cancel() }
+    }
+  #endif
+}

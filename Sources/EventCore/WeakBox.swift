@@ -1,0 +1,21 @@
+/// A zeroing weak reference to an object.
+///
+/// `@unchecked Sendable` without a lock: `object` is written once, in `init`, and the Swift
+/// runtime makes every load of a weak reference atomic. Loading it under a lock is what this type
+/// exists to avoid: a load yields a strong reference, and dropping that reference can run the
+/// object's `deinit`, which must never happen while one of our locks is held.
+package final class WeakBox: @unchecked Sendable {
+  package weak let object: AnyObject?
+
+  /// Identity of the object at the time it was boxed, for keyed lookups.
+  package let identifier: ObjectIdentifier
+
+  package init(_ object: AnyObject) {
+    self.object = object
+    self.identifier = ObjectIdentifier(object)
+  }
+
+  /// Whether the object is still alive. Checking retains and releases it, so call this outside
+  /// any lock.
+  package var isAlive: Bool { object != nil }
+}

@@ -1,0 +1,5 @@
+@_exported public import EventBroadcast
+@_exported public import EventConditions
+@_exported public import EventCore
+@_exported public import EventRAII
+@_exported public import EventTyped

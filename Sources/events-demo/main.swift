@@ -1,0 +1,3 @@
+import Events
+
+print("events-demo")

@@ -1,0 +1,47 @@
+public import Dispatch
+
+/// A one-shot or counting signal with a bounded wait, so a test that waits for an asynchronous
+/// delivery fails after a timeout instead of hanging or guessing with a sleep.
+public final class Signal: Sendable {
+  private let semaphore = DispatchSemaphore(value: 0)
+
+  public init() {}
+
+  /// Signals one waiter.
+  public func fire() {
+    semaphore.signal()
+  }
+
+  /// Waits until `fire()` has been called once more than the waits before it.
+  ///
+  /// - Returns: `false` if `seconds` passed first.
+  public func wait(seconds: Double = 10) -> Bool {
+    semaphore.wait(timeout: .now() + seconds) == .success
+  }
+}
+
+/// Runs `body` on a fresh thread-pool thread and waits for it, bounded, for tests that need
+/// "another thread".
+public func onOtherThread(seconds: Double = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
+  let done = Signal()
+  DispatchQueue.global().async {
+    body()
+    done.fire()
+  }
+  return done.wait(seconds: seconds)
+}
+
+/// Waits until every block enqueued on `queue` before this call has run, bounded.
+public func drain(_ queue: DispatchQueue, seconds: Double = 10) -> Bool {
+  let done = Signal()
+  queue.async { done.fire() }
+  return done.wait(seconds: seconds)
+}
+
+/// Waits until every block enqueued on the main queue before this call has run, without
+/// blocking the main actor (which, under `swift test`, drains the main queue).
+public func drainMainQueue() async {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    DispatchQueue.main.async { continuation.resume() }
+  }
+}
