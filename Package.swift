@@ -27,7 +27,7 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "events-demo", dependencies: ["Events"]),
-    .target(name: "EventTestSupport", path: "Tests/EventTestSupport"),
+    .target(name: "EventTestSupport", dependencies: ["EventCore"], path: "Tests/EventTestSupport"),
     .testTarget(name: "EventCoreTests", dependencies: ["EventCore", "EventTestSupport"]),
     .testTarget(name: "EventRAIITests", dependencies: ["EventRAII", "EventTestSupport"]),
     .testTarget(name: "EventBroadcastTests", dependencies: ["EventBroadcast", "EventTestSupport"]),

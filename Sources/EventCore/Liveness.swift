@@ -2,47 +2,103 @@ import Synchronization
 
 /// The cancellation state that a `Subscription` shares with its registration.
 ///
-/// The delivery path reads it before every invocation without taking a lock, which is how
-/// "cancel means cancelled" holds for a post already in progress and for a delivery already
-/// queued. Owners are added by `Subscription.bind(to:)`; once any of them is gone the
-/// registration is no longer live.
+/// One atomic word holds the cancelled flag, the bound flag and the number of invocations in
+/// flight. The delivery path enters an invocation with one atomic add, which either sees the
+/// cancelled flag (and backs out) or is seen by `cancel()`, which then waits for it to finish.
+/// That is how "after `cancel()` returns, no invocation starts" holds even for a poster that
+/// was preempted between its check and the call.
+///
+/// Owners are added by `Subscription.bind(to:)`; once any of them is gone the registration is no
+/// longer live.
 package final class Liveness: Sendable {
-  private let cancelled = Atomic<Bool>(false)
-  private let isBound = Atomic<Bool>(false)
-  private let owners = Mutex<[WeakBox]>([])
+  private static let cancelledBit = 1
+  private static let boundBit = 2
+  private static let oneInvocation = 4
+
+  private let state = Atomic<Int>(0)
+  private let owners = Lock<[WeakBox]>([])
 
   package init() {}
 
-  /// Marks the registration cancelled.
+  /// Marks the registration cancelled without waiting; safe under a lock. Pair it with
+  /// ``waitForInvocations()`` once the lock is released.
   ///
   /// - Returns: `true` for the call that cancelled it, `false` if it already was.
   @discardableResult
+  package func markCancelled() -> Bool {
+    state.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+      & Self.cancelledBit == 0
+  }
+
+  /// Waits until no invocation is in flight on another thread.
+  ///
+  /// Does not wait when the caller is itself inside a delivery (a handler cancelling itself or
+  /// another registration, on this thread or while another thread runs it): waiting there could
+  /// wait on itself, or on a thread that waits on it.
+  package func waitForInvocations() {
+    guard state.load(ordering: .acquiring) >= Self.oneInvocation,
+      !DeliveryScope.isActive
+    else { return }
+    var attempt = 0
+    while state.load(ordering: .acquiring) >= Self.oneInvocation {
+      attempt += 1
+      Backoff.pause(attempt)
+    }
+  }
+
+  /// Marks the registration cancelled and waits for invocations running on other threads.
+  @discardableResult
   package func cancel() -> Bool {
-    !cancelled.exchange(true, ordering: .acquiringAndReleasing)
+    let cancelledNow = markCancelled()
+    waitForInvocations()
+    return cancelledNow
   }
 
   /// Whether `cancel()` has been called (owners are not consulted).
-  package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+  package var isCancelled: Bool {
+    state.load(ordering: .acquiring) & Self.cancelledBit != 0
+  }
 
   /// Whether an invocation may start now: not cancelled, and every bound owner alive.
   ///
   /// Loads weak references when bound, so call it outside any lock.
   @inline(__always)
   package var isLive: Bool {
-    if cancelled.load(ordering: .acquiring) { return false }
-    if isBound.load(ordering: .acquiring) { return ownersAreAlive() }
+    let current = state.load(ordering: .acquiring)
+    if current & Self.cancelledBit != 0 { return false }
+    if current & Self.boundBit != 0 { return ownersAreAlive() }
     return true
+  }
+
+  /// Enters an invocation if the registration is live. Call ``endInvocation()`` after the
+  /// handler returns, and only if this returned `true`.
+  @inline(__always)
+  package func beginInvocation() -> Bool {
+    let previous = state.wrappingAdd(Self.oneInvocation, ordering: .acquiringAndReleasing)
+      .oldValue
+    if previous & Self.cancelledBit != 0
+      || (previous & Self.boundBit != 0 && !ownersAreAlive())
+    {
+      endInvocation()
+      return false
+    }
+    return true
+  }
+
+  @inline(__always)
+  package func endInvocation() {
+    state.wrappingSubtract(Self.oneInvocation, ordering: .releasing)
   }
 
   /// Whether an owner given to `bind(to:)` has been deallocated. Call it outside any lock.
   package var hasLostOwner: Bool {
-    isBound.load(ordering: .acquiring) && !ownersAreAlive()
+    state.load(ordering: .acquiring) & Self.boundBit != 0 && !ownersAreAlive()
   }
 
   package func bind(to owner: AnyObject) {
     let box = WeakBox(owner)
     owners.withLock { $0.append(box) }
-    isBound.store(true, ordering: .releasing)
+    state.bitwiseOr(Self.boundBit, ordering: .releasing)
   }
 
   private func ownersAreAlive() -> Bool {

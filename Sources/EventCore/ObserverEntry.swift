@@ -64,7 +64,8 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
   ///   gone), so the caller can purge it.
   @inline(__always)
   package func invoke(_ payload: Payload) -> Bool {
-    guard liveness.isLive else { return false }
+    guard liveness.beginInvocation() else { return false }
+    defer { liveness.endInvocation() }
     switch handler {
     case .plain(let body):
       body(payload)
@@ -88,12 +89,12 @@ extension ObserverEntry where Payload: Sendable {
       return invoke(payload)
     case .queue(let queue):
       guard isAlive else { return false }
-      queue.async { _ = self.invoke(payload) }
+      queue.async { DeliveryScope.run { _ = self.invoke(payload) } }
       return true
     case .mainActor:
       if MainActorDetection.isOnMainActor { return invoke(payload) }
       guard isAlive else { return false }
-      DispatchQueue.main.async { _ = self.invoke(payload) }
+      DispatchQueue.main.async { DeliveryScope.run { _ = self.invoke(payload) } }
       return true
     }
   }

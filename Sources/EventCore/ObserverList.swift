@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The ordered, thread-safe list of registrations that every Events module delivers through.
 ///
 /// It implements the guarantees that hold in every module once:
@@ -31,9 +29,15 @@ package final class ObserverList<Payload>: Sendable {
   private struct Released: Sendable {
     var snapshot: ContiguousArray<Entry>?
     var entries: [Entry] = []
+
+    /// Completes the cancellation of the removed entries, which waits for their invocations
+    /// in flight on other threads and so must not happen under the lock.
+    func waitForInvocations() {
+      for entry in entries { entry.liveness.waitForInvocations() }
+    }
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   package init() {}
 
@@ -52,7 +56,7 @@ package final class ObserverList<Payload>: Sendable {
       state.snapshot = nil
       return released
     }
-    _ = released
+    released.waitForInvocations()
   }
 
   /// Registers `entry` and returns the token that ends it.
@@ -78,7 +82,7 @@ package final class ObserverList<Payload>: Sendable {
       Self.remove(entry, from: &state)
       return Released(snapshot: state.snapshot, entries: [entry])
     }
-    _ = released
+    released.waitForInvocations()
   }
 
   /// Ends the keyed registration of `observer`, if it has one.
@@ -91,19 +95,19 @@ package final class ObserverList<Payload>: Sendable {
       Self.remove(entry, from: &state)
       return Released(snapshot: state.snapshot, entries: [entry])
     }
-    _ = released
+    released.waitForInvocations()
   }
 
   /// Ends every registration.
   package func removeAll() {
     let released = state.withLock { state -> Released in
       let entries = state.slots.compactMap { $0 }
-      for entry in entries { entry.liveness.cancel() }
+      for entry in entries { entry.liveness.markCancelled() }
       let released = Released(snapshot: state.snapshot, entries: entries)
       state = State()
       return released
     }
-    _ = released
+    released.waitForInvocations()
   }
 
   /// The live registrations. Purges the dead ones it finds.
@@ -136,8 +140,11 @@ package final class ObserverList<Payload>: Sendable {
   /// For payloads that cannot cross threads (a non-escaping body, for one).
   package func postSynchronously(_ payload: Payload) {
     let entries = snapshot()
-    var sawDead = false
-    for entry in entries where !entry.invoke(payload) { sawDead = true }
+    let sawDead = DeliveryScope.run {
+      var sawDead = false
+      for entry in entries where !entry.invoke(payload) { sawDead = true }
+      return sawDead
+    }
     if sawDead { purge(entries) }
   }
 
@@ -155,7 +162,7 @@ package final class ObserverList<Payload>: Sendable {
       if !released.entries.isEmpty { state.snapshot = nil }
       return released
     }
-    _ = released
+    released.waitForInvocations()
   }
 
   private static func contains(_ entry: Entry, in state: State) -> Bool {
@@ -165,7 +172,7 @@ package final class ObserverList<Payload>: Sendable {
   /// Removes a registered entry, cancels it, and compacts the slots when removed entries
   /// outnumber live ones. The caller invalidates the snapshot.
   private static func remove(_ entry: Entry, from state: inout State) {
-    entry.liveness.cancel()
+    entry.liveness.markCancelled()
     state.slots[entry.index] = nil
     state.liveCount -= 1
     if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
@@ -189,8 +196,11 @@ extension ObserverList where Payload: Sendable {
   /// observers released by an earlier handler, are skipped.
   package func post(_ payload: Payload) {
     let entries = snapshot()
-    var sawDead = false
-    for entry in entries where !entry.deliver(payload) { sawDead = true }
+    let sawDead = DeliveryScope.run {
+      var sawDead = false
+      for entry in entries where !entry.deliver(payload) { sawDead = true }
+      return sawDead
+    }
     if sawDead { purge(entries) }
   }
 }

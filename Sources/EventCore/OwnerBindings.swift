@@ -1,7 +1,6 @@
 #if canImport(ObjectiveC)
   import ObjectiveC
 #endif
-import Synchronization
 
 /// Keeps bound subscriptions alive for as long as their owners live.
 ///
@@ -27,7 +26,7 @@ enum OwnerBindings {
       var sweepThreshold = 64
     }
 
-    private static let registry = Mutex(Registry())
+    private static let registry = Lock(Registry())
 
     static func retain(_ subscription: Subscription, whileAlive owner: AnyObject) {
       let binding = Binding(owner: WeakBox(owner), subscription: subscription)

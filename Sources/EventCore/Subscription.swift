@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A token that keeps one registration alive and ends it when cancelled or released.
 ///
 /// Every registration in Events hands back a `Subscription`. Keep it in a property, a `Set`, or a
@@ -26,7 +24,7 @@ public final class Subscription: Hashable, Sendable {
   package let liveness: Liveness
 
   /// The cancellation action; `nil` once it has run, so it runs exactly once.
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  private let onCancel: Lock<(@Sendable () -> Void)?>
 
   /// Creates a subscription that runs `onCancel` once, when it is cancelled or deinitialized.
   ///
@@ -40,7 +38,7 @@ public final class Subscription: Hashable, Sendable {
 
   package init(liveness: Liveness, _ onCancel: @escaping @Sendable () -> Void) {
     self.liveness = liveness
-    self.onCancel = Mutex(onCancel)
+    self.onCancel = Lock(onCancel)
   }
 
   deinit {

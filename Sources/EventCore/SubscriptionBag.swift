@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A container that keeps subscriptions alive and cancels them together.
 ///
 /// Give an object one bag and put every subscription it makes into it; releasing the object
@@ -19,7 +17,7 @@ public final class SubscriptionBag: Sendable {
     var pruneThreshold = 32
   }
 
-  private let contents = Mutex(Contents())
+  private let contents = Lock(Contents())
 
   /// Creates an empty bag.
   public init() {}

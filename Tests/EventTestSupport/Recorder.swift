@@ -1,8 +1,8 @@
-import Synchronization
+import EventCore
 
 /// A thread-safe log of values that handlers record, for asserting order and counts.
 public final class Recorder<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
+  private let storage = Lock<[Value]>([])
 
   public init() {}
 

@@ -1,0 +1,216 @@
+@testable import EventCore
+import EventTestSupport
+import Testing
+
+/// An observer class for keyed, weakly held registrations.
+private final class Listener: Sendable {
+  let name: String
+  let log: Recorder<String>
+  init(_ name: String, log: Recorder<String>) {
+    self.name = name
+    self.log = log
+  }
+  func receive(_ value: Int) { log.record("\(name):\(value)") }
+}
+
+/// Subscribes a token-held closure.
+private func subscribe(
+  _ list: ObserverList<Int>, _ handler: @escaping (Int) -> Void
+) -> Subscription {
+  list.subscribe(ObserverEntry(delivery: .synchronous, handler: handler), retainedByEntry: false)
+}
+
+/// Registers `listener` keyed and weakly, for as long as it lives.
+@discardableResult
+private func register(_ list: ObserverList<Int>, _ listener: Listener) -> Subscription {
+  let entry = ObserverEntry<Int>(observer: listener, keyed: true, delivery: .synchronous) {
+    listener, value in listener.receive(value)
+  }
+  return list.subscribe(entry, retainedByEntry: true)
+}
+
+@Suite("ObserverList")
+struct ObserverListTests {
+  @Test("a post with no observers does nothing")
+  func emptyPost() {
+    let list = ObserverList<Int>()
+    list.post(1)
+    #expect(list.count == 0)
+  }
+
+  @Test("observers are called in registration order, once each")
+  func registrationOrder() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    let tokens = (0..<5).map { index in subscribe(list) { log.record("\(index):\($0)") } }
+    list.post(7)
+    #expect(log.values == ["0:7", "1:7", "2:7", "3:7", "4:7"])
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test("re-registering an observer moves it to the end and cancels the old registration")
+  func reRegistrationMovesToEnd() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    let a = Listener("A", log: log)
+    let b = Listener("B", log: log)
+    let first = register(list, a)
+    register(list, b)
+    register(list, a)
+    list.post(1)
+    #expect(log.values == ["B:1", "A:1"])
+    #expect(first.isCancelled, "re-registration is a cancel of the old token")
+    #expect(list.count == 2)
+  }
+
+  @Test("a dropped token of a keyed registration does not end it")
+  func keyedRegistrationOutlivesToken() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    let a = Listener("A", log: log)
+    _ = register(list, a)
+    list.post(1)
+    #expect(log.values == ["A:1"])
+  }
+
+  @Test("a deallocated observer is not called, not retained, and purged")
+  func weakPurge() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    var a: Listener? = Listener("A", log: log)
+    weak let weakA = a
+    register(list, a!)
+    #expect(list.count == 1)
+    a = nil
+    #expect(weakA == nil)
+    list.post(1)
+    #expect(log.values.isEmpty)
+    #expect(list.count == 0)
+  }
+
+  @Test("cancelling a later observer from an earlier handler skips it in the same post")
+  func cancelMidPost() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    var second: Subscription?
+    let first = subscribe(list) { _ in
+      log.record("first")
+      second?.cancel()
+    }
+    second = subscribe(list) { _ in log.record("second") }
+    list.post(1)
+    list.post(2)
+    #expect(log.values == ["first", "first"])
+    withExtendedLifetime(first) {}
+  }
+
+  @Test("an observer released by an earlier handler is deallocated at once and skipped")
+  func releasedMidPost() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    nonisolated(unsafe) var victim: Listener? = Listener("victim", log: log)
+    weak let weakVictim = victim
+    let deallocatedDuringPost = Counter()
+    let first = subscribe(list) { _ in
+      victim = nil
+      if weakVictim == nil { deallocatedDuringPost.increment() }
+    }
+    register(list, victim!)
+    list.post(1)
+    #expect(deallocatedDuringPost.count == 1)
+    #expect(log.values.isEmpty)
+    withExtendedLifetime(first) {}
+  }
+
+  @Test("observers added during a post get the next post, not this one")
+  func subscribeDuringPost() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    var added: [Subscription] = []
+    let first = subscribe(list) { value in
+      log.record("first:\(value)")
+      if value == 1 { added.append(subscribe(list) { log.record("added:\($0)") }) }
+    }
+    list.post(1)
+    list.post(2)
+    #expect(log.values == ["first:1", "first:2", "added:2"])
+    withExtendedLifetime((first, added)) {}
+  }
+
+  @Test("a handler may post to its own list and cancel itself")
+  func reentrantPostAndSelfCancel() {
+    let list = ObserverList<Int>()
+    let log = Recorder<Int>()
+    var token: Subscription?
+    token = subscribe(list) { value in
+      log.record(value)
+      if value < 3 { list.post(value + 1) }
+      if value == 3 { token?.cancel() }
+    }
+    list.post(1)
+    list.post(10)
+    #expect(log.values == [1, 2, 3])
+    #expect(list.count == 0)
+  }
+
+  @Test("a released observer whose deinit posts to the same list does not deadlock")
+  func deinitThatPosts() {
+    let list = ObserverList<Int>()
+    let log = Recorder<Int>()
+    let witness = subscribe(list) { log.record($0) }
+    let finished = onOtherThread {
+      var token: Subscription? = subscribe(list) { _ in }
+      // The closure's captured object is released with the entry, after the list's lock.
+      let poster = Tracked("poster") { list.post(99) }
+      token = subscribe(list) { _ in _ = poster }
+      token?.cancel()
+      token = nil
+    }
+    #expect(finished, "deadlock: a deinit ran under the list's lock")
+    #expect(log.values == [99])
+    withExtendedLifetime(witness) {}
+  }
+
+  @Test("removing observers from a large list keeps order and counts")
+  func removalKeepsOrder() {
+    let list = ObserverList<Int>()
+    let log = Recorder<Int>()
+    var tokens = (0..<100).map { index in subscribe(list) { _ in log.record(index) } }
+    for index in stride(from: 0, to: 100, by: 3) { tokens[index].cancel() }
+    list.post(0)
+    let expected = (0..<100).filter { $0 % 3 != 0 }
+    #expect(log.values == expected)
+    #expect(list.count == expected.count)
+    tokens.removeAll()
+    #expect(list.count == 0)
+  }
+
+  @Test("removeObserver ends a keyed registration; removeAll ends every one")
+  func removeObserverAndAll() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    let a = Listener("A", log: log)
+    let b = Listener("B", log: log)
+    register(list, a)
+    register(list, b)
+    list.removeObserver(a)
+    list.post(1)
+    #expect(log.values == ["B:1"])
+    list.removeAll()
+    list.post(2)
+    #expect(log.values == ["B:1"])
+    #expect(list.count == 0)
+  }
+
+  @Test("a post after no change reuses the cached snapshot")
+  func snapshotIsCached() {
+    let list = ObserverList<Int>()
+    let token = subscribe(list) { _ in }
+    let first = list.snapshot()
+    let second = list.snapshot()
+    first.withUnsafeBufferPointer { a in
+      second.withUnsafeBufferPointer { b in #expect(a.baseAddress == b.baseAddress) }
+    }
+    withExtendedLifetime(token) {}
+  }
+}
