@@ -43,7 +43,7 @@ public final class Broadcaster: Sendable {
   public static let shared = Broadcaster()
 
   /// One observer list per protocol. The key is the identity of the protocol type `P`; the value
-  /// is always an `ObserverList<Message<P>>` for that very `P` (see `channel(for:)`).
+  /// is always the `Channel<P>` for that very `P` (see `channel(for:)`).
   private let channels = Mutex<[ObjectIdentifier: AnyObject]>([:])
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
@@ -84,7 +84,9 @@ public final class Broadcaster: Sendable {
   @discardableResult
   public func register<P>(_ protocolType: P.Type, observer: P) -> Subscription {
     guard let object = Self.object(observer) else {
-      preconditionFailure(
+      // `fatalError` rather than `preconditionFailure`, which drops its message in optimized
+      // builds: the type's name is the point.
+      fatalError(
         "Broadcaster.register: \(type(of: observer as Any)) is a value type; only class "
           + "instances can be observers (they are held weakly)")
     }
@@ -145,10 +147,24 @@ public final class Broadcaster: Sendable {
   ///   since the previous notification of `protocolType`.
   public func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
     guard let channel = existingChannel(for: P.self) else { return }
-    // The body is only called during `postSynchronously`, which keeps no reference to it.
-    withoutActuallyEscaping(body) { body in
-      channel.postSynchronously(Message(body: body))
+    // Each live entry puts its observer, as a `P`, in `slot`, and `body` is called from here.
+    // Handing `body` to the list's `postSynchronously` instead would need `withoutActuallyEscaping`,
+    // whose thunk costs a heap allocation per notification.
+    let entries = channel.snapshot()
+    var sawDead = false
+    var observer: P?
+    withUnsafeMutablePointer(to: &observer) { slot in
+      for entry in entries {
+        // `invoke` checks the registration is live immediately before handing the observer over.
+        guard entry.invoke(slot), let current = slot.pointee.take() else {
+          sawDead = true
+          continue
+        }
+        // The only strong reference we take, released before the next observer is called.
+        body(current)
+      }
     }
+    if sawDead { channel.purge(entries) }
   }
 
   /// The number of live observers registered for `protocolType`.
@@ -164,21 +180,23 @@ public final class Broadcaster: Sendable {
   }
 }
 
-/// What one notification hands to each observer of the channel for `P`: the caller's closure.
-struct Message<P> {
-  let body: (P) -> Void
-}
+/// The registrations of one protocol `P`.
+///
+/// A notification passes each entry a pointer to its own stack slot, where the entry stores its
+/// observer as a `P` if it is still live. The pointer is not `Sendable`, so the list's
+/// asynchronous `post` cannot be used with it by mistake.
+typealias Channel<P> = ObserverList<UnsafeMutablePointer<P?>>
 
 extension Broadcaster {
   /// The channel of `P`, created on first use.
   ///
   /// Keyed by the identity of the type `P` (for a protocol, its existential type), never by its
   /// name, so distinct protocols that share a name get distinct channels.
-  private func channel<P>(for _: P.Type) -> ObserverList<Message<P>> {
+  private func channel<P>(for _: P.Type) -> Channel<P> {
     let key = ObjectIdentifier(P.self)
     let channel = channels.withLock { channels -> AnyObject in
       if let existing = channels[key] { return existing }
-      let created = ObserverList<Message<P>>()
+      let created = Channel<P>()
       channels[key] = created
       return created
     }
@@ -187,16 +205,16 @@ extension Broadcaster {
 
   /// The channel of `P` if anything was ever registered for `P`: notifying, counting and
   /// unregistering create no channel.
-  private func existingChannel<P>(for _: P.Type) -> ObserverList<Message<P>>? {
+  private func existingChannel<P>(for _: P.Type) -> Channel<P>? {
     let key = ObjectIdentifier(P.self)
     return channels.withLock { $0[key] }.map { Self.list($0, of: P.self) }
   }
 
   /// The stored channel with its type restored.
-  private static func list<P>(_ channel: AnyObject, of _: P.Type) -> ObserverList<Message<P>> {
-    // Safe: only `channel(for:)` stores channels, and under the key of `P` it stores a list of
-    // `Message<P>` for that very `P`.
-    unsafeDowncast(channel, to: ObserverList<Message<P>>.self)
+  private static func list<P>(_ channel: AnyObject, of _: P.Type) -> Channel<P> {
+    // Safe: only `channel(for:)` stores channels, and under the key of `P` it stores the
+    // channel of that very `P`.
+    unsafeDowncast(channel, to: Channel<P>.self)
   }
 
   /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
@@ -205,15 +223,15 @@ extension Broadcaster {
     type(of: observer as Any) is AnyClass ? observer as AnyObject : nil
   }
 
-  /// A registration that holds `observer` weakly, one per observer, and passes it to each
-  /// message's body as a `P`.
+  /// A registration that holds `observer` weakly, one per observer, and hands it over as a `P`
+  /// to each notification.
   private static func entry<Observer: AnyObject, P>(
     for observer: Observer, as _: P.Type
-  ) -> ObserverEntry<Message<P>> {
-    ObserverEntry(observer: observer, keyed: true, delivery: .synchronous) { observer, message in
+  ) -> ObserverEntry<UnsafeMutablePointer<P?>> {
+    ObserverEntry(observer: observer, keyed: true, delivery: .synchronous) { observer, slot in
       // Cannot fail: the observer was registered as a `P`, and a class's conformances do not
       // change while it lives.
-      message.body(observer as! P)
+      slot.pointee = (observer as! P)
     }
   }
 }
