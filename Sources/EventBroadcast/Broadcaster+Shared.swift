@@ -2,7 +2,7 @@ extension Broadcaster {
   /// Registers `observer` with the ``shared`` broadcaster.
   ///
   /// The same as `Broadcaster.shared.register(protocolType, observer: observer)`; see
-  /// ``register(_:observer:)`` for the full behaviour.
+  /// ``register(_:observer:)-swift.method`` for the full behaviour.
   ///
   /// ```swift
   /// Broadcaster.register(Update.self, observer: viewController)
@@ -23,7 +23,7 @@ extension Broadcaster {
   /// Ends the registration of `observer` with the ``shared`` broadcaster for `protocolType`.
   ///
   /// The same as `Broadcaster.shared.unregister(protocolType, observer: observer)`; see
-  /// ``unregister(_:observer:)``. Safe to call from the observer's own `deinit`. Thread-safe.
+  /// ``unregister(_:observer:)-swift.method``. Safe to call from the observer's own `deinit`. Thread-safe.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol the observer was registered for.
@@ -34,7 +34,7 @@ extension Broadcaster {
 
   /// Ends every registration for `protocolType` with the ``shared`` broadcaster.
   ///
-  /// The same as `Broadcaster.shared.unregisterAll(protocolType)`; see ``unregisterAll(_:)``.
+  /// The same as `Broadcaster.shared.unregisterAll(protocolType)`; see ``unregisterAll(_:)-swift.method``.
   /// Thread-safe.
   ///
   /// - Parameter protocolType: The protocol whose observers to remove.
@@ -45,7 +45,7 @@ extension Broadcaster {
   /// Calls `body` with each observer of `protocolType` registered with the ``shared``
   /// broadcaster.
   ///
-  /// The same as `Broadcaster.shared.notify(protocolType, body)`; see ``notify(_:_:)``.
+  /// The same as `Broadcaster.shared.notify(protocolType, body)`; see ``notify(_:_:)-swift.method``.
   /// Runs synchronously on the calling thread.
   ///
   /// ```swift
@@ -61,7 +61,7 @@ extension Broadcaster {
 
   /// The number of live observers of `protocolType` registered with the ``shared`` broadcaster.
   ///
-  /// The same as `Broadcaster.shared.observerCount(protocolType)`; see ``observerCount(_:)``.
+  /// The same as `Broadcaster.shared.observerCount(protocolType)`; see ``observerCount(_:)-swift.method``.
   /// Thread-safe.
   ///
   /// - Parameter protocolType: The protocol whose observers to count.

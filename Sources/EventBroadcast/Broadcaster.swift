@@ -28,13 +28,13 @@ import Synchronization
 /// two protocols both called `Update` in different scopes never share observers.
 ///
 /// Observers are held weakly. An observer that is deallocated is never called again and its
-/// registration is dropped without an ``unregister(_:observer:)``; ``observerCount(_:)`` counts
+/// registration is dropped without an ``unregister(_:observer:)-swift.method``; ``observerCount(_:)-swift.method`` counts
 /// it no more. Observers are called in the order they registered; registering one again moves it
 /// to the end, and it is still called once per notification.
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
-/// ``notify(_:_:)`` closure. No method waits for another thread: there are no dispatch barriers
+/// ``notify(_:_:)-swift.method`` closure. No method waits for another thread: there are no dispatch barriers
 /// and no observer code runs while a lock is held.
 public final class Broadcaster: Sendable {
   /// The broadcaster behind the static methods.
@@ -52,10 +52,10 @@ public final class Broadcaster: Sendable {
   /// them.
   public init() {}
 
-  /// Registers `observer` to be called by every later ``notify(_:_:)`` of `protocolType`.
+  /// Registers `observer` to be called by every later ``notify(_:_:)-swift.method`` of `protocolType`.
   ///
   /// The observer is held weakly: the registration lasts until the observer is deallocated, you
-  /// call ``unregister(_:observer:)`` or ``unregisterAll(_:)``, or you cancel the returned
+  /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you cancel the returned
   /// subscription. You may ignore the subscription; releasing it does not end the registration.
   ///
   /// ```swift
