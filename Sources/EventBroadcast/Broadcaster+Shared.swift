@@ -23,7 +23,8 @@ extension Broadcaster {
   /// Ends the registration of `observer` with the ``shared`` broadcaster for `protocolType`.
   ///
   /// The same as `Broadcaster.shared.unregister(protocolType, observer: observer)`; see
-  /// ``unregister(_:observer:)-swift.method``. Safe to call from the observer's own `deinit`. Thread-safe.
+  /// ``unregister(_:observer:)-swift.method``. Safe to call from the observer's own `deinit`.
+  /// Thread-safe.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol the observer was registered for.
@@ -34,8 +35,8 @@ extension Broadcaster {
 
   /// Ends every registration for `protocolType` with the ``shared`` broadcaster.
   ///
-  /// The same as `Broadcaster.shared.unregisterAll(protocolType)`; see ``unregisterAll(_:)-swift.method``.
-  /// Thread-safe.
+  /// The same as `Broadcaster.shared.unregisterAll(protocolType)`; see
+  /// ``unregisterAll(_:)-swift.method``. Thread-safe.
   ///
   /// - Parameter protocolType: The protocol whose observers to remove.
   public static func unregisterAll<P>(_ protocolType: P.Type) {
@@ -45,8 +46,8 @@ extension Broadcaster {
   /// Calls `body` with each observer of `protocolType` registered with the ``shared``
   /// broadcaster.
   ///
-  /// The same as `Broadcaster.shared.notify(protocolType, body)`; see ``notify(_:_:)-swift.method``.
-  /// Runs synchronously on the calling thread.
+  /// The same as `Broadcaster.shared.notify(protocolType, body)`; see
+  /// ``notify(_:_:)-swift.method``. Runs synchronously on the calling thread.
   ///
   /// ```swift
   /// Broadcaster.notify(Update.self) { $0.updateTitle(title: "new title") }
@@ -61,8 +62,8 @@ extension Broadcaster {
 
   /// The number of live observers of `protocolType` registered with the ``shared`` broadcaster.
   ///
-  /// The same as `Broadcaster.shared.observerCount(protocolType)`; see ``observerCount(_:)-swift.method``.
-  /// Thread-safe.
+  /// The same as `Broadcaster.shared.observerCount(protocolType)`; see
+  /// ``observerCount(_:)-swift.method``. Thread-safe.
   ///
   /// - Parameter protocolType: The protocol whose observers to count.
   /// - Returns: How many observers a notification started now would call.

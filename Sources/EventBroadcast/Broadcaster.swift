@@ -28,18 +28,20 @@ import Synchronization
 /// two protocols both called `Update` in different scopes never share observers.
 ///
 /// Observers are held weakly. An observer that is deallocated is never called again and its
-/// registration is dropped without an ``unregister(_:observer:)-swift.method``; ``observerCount(_:)-swift.method`` counts
-/// it no more. Observers are called in the order they registered; registering one again moves it
-/// to the end, and it is still called once per notification.
+/// registration is dropped without an ``unregister(_:observer:)-swift.method``;
+/// ``observerCount(_:)-swift.method`` counts it no more. Observers are called in the order they
+/// registered; registering one again moves it to the end, and it is still called once per
+/// notification.
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
-/// ``notify(_:_:)-swift.method`` closure. No method waits for another thread: there are no dispatch barriers
-/// and no observer code runs while a lock is held.
+/// ``notify(_:_:)-swift.method`` closure. No method waits for another thread: there are no
+/// dispatch barriers and no observer code runs while a lock is held.
 public final class Broadcaster: Sendable {
   /// The broadcaster behind the static methods.
   ///
   /// `Broadcaster.notify(Update.self) { ... }` is `Broadcaster.shared.notify(Update.self) { ... }`.
+  /// Like every broadcaster, it may be used from any thread.
   public static let shared = Broadcaster()
 
   /// One observer list per protocol. The key is the identity of the protocol type `P`; the value
@@ -49,14 +51,16 @@ public final class Broadcaster: Sendable {
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///
   /// Its observers are reached only through this instance: notifying ``shared`` does not call
-  /// them.
+  /// them. The new broadcaster may be shared with and used from any thread.
   public init() {}
 
-  /// Registers `observer` to be called by every later ``notify(_:_:)-swift.method`` of `protocolType`.
+  /// Registers `observer` to be called by every later ``notify(_:_:)-swift.method`` of
+  /// `protocolType`.
   ///
   /// The observer is held weakly: the registration lasts until the observer is deallocated, you
-  /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you cancel the returned
-  /// subscription. You may ignore the subscription; releasing it does not end the registration.
+  /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you
+  /// cancel the returned subscription. You may ignore the subscription; releasing it does not end
+  /// the registration.
   ///
   /// ```swift
   /// broadcaster.register(Update.self, observer: view)
@@ -148,8 +152,8 @@ public final class Broadcaster: Sendable {
   public func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
     guard let channel = existingChannel(for: P.self) else { return }
     // Each live entry puts its observer, as a `P`, in `slot`, and `body` is called from here.
-    // Handing `body` to the list's `postSynchronously` instead would need `withoutActuallyEscaping`,
-    // whose thunk costs a heap allocation per notification.
+    // Handing `body` to the list's `postSynchronously` instead would need
+    // `withoutActuallyEscaping`, whose thunk costs a heap allocation per notification.
     let entries = channel.snapshot()
     var sawDead = false
     var observer: P?
