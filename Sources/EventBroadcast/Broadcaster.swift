@@ -1,0 +1,241 @@
+import EventCore
+import Synchronization
+
+/// A hub that calls every registered observer of a protocol through that protocol.
+///
+/// Declare a protocol for what happens, let classes adopt it and register, then notify: the
+/// closure receives each observer as the protocol type, with no casts and no `userInfo`.
+///
+/// ```swift
+/// protocol Update {
+///   func updateTitle(title: String)
+/// }
+///
+/// final class TitleView: Update {
+///   var title = ""
+///   func updateTitle(title: String) { self.title = title }
+/// }
+///
+/// let view = TitleView()
+/// Broadcaster.register(Update.self, observer: view)
+/// Broadcaster.notify(Update.self) { $0.updateTitle(title: "new title") }
+/// ```
+///
+/// Use ``shared`` (through the static methods) for app-wide broadcasts, or create your own
+/// `Broadcaster()` to keep a feature's or a test's observers apart.
+///
+/// Each protocol is its own channel, identified by the protocol type itself rather than its name:
+/// two protocols both called `Update` in different scopes never share observers.
+///
+/// Observers are held weakly. An observer that is deallocated is never called again and its
+/// registration is dropped without an ``unregister(_:observer:)-swift.method``;
+/// ``observerCount(_:)-swift.method`` counts it no more. Observers are called in the order they
+/// registered; registering one again moves it to the end, and it is still called once per
+/// notification.
+///
+/// ### Threading
+/// Every method is thread-safe and may be called from any thread, including from inside a
+/// ``notify(_:_:)-swift.method`` closure. No method waits for another thread: there are no
+/// dispatch barriers and no observer code runs while a lock is held.
+public final class Broadcaster: Sendable {
+  /// The broadcaster behind the static methods.
+  ///
+  /// `Broadcaster.notify(Update.self) { ... }` is `Broadcaster.shared.notify(Update.self) { ... }`.
+  /// Like every broadcaster, it may be used from any thread.
+  public static let shared = Broadcaster()
+
+  /// One observer list per protocol. The key is the identity of the protocol type `P`; the value
+  /// is always the `Channel<P>` for that very `P` (see `channel(for:)`).
+  private let channels = Mutex<[ObjectIdentifier: AnyObject]>([:])
+
+  /// Creates a broadcaster with no observers, independent of ``shared``.
+  ///
+  /// Its observers are reached only through this instance: notifying ``shared`` does not call
+  /// them. The new broadcaster may be shared with and used from any thread.
+  public init() {}
+
+  /// Registers `observer` to be called by every later ``notify(_:_:)-swift.method`` of
+  /// `protocolType`.
+  ///
+  /// The observer is held weakly: the registration lasts until the observer is deallocated, you
+  /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you
+  /// cancel the returned subscription. You may ignore the subscription; releasing it does not end
+  /// the registration.
+  ///
+  /// ```swift
+  /// broadcaster.register(Update.self, observer: view)
+  /// let registration = broadcaster.register(Theme.self, observer: view)
+  /// registration.cancel()  // ends the `Theme` registration only
+  /// ```
+  ///
+  /// Registering an observer that is already registered for `protocolType` ends its previous
+  /// registration (as `cancel()` would) and moves it to the end of the call order; it is still
+  /// called once per notification. One observer may be registered for several protocols.
+  ///
+  /// Only class instances can be observers, because only they can be held weakly. Swift cannot
+  /// express "a class conforming to `P`" for an arbitrary protocol `P`, so a value-type observer
+  /// is refused at run time rather than at compile time: the call stops the program with a
+  /// message that names the type, instead of registering something that would never be called.
+  ///
+  /// Thread-safe; an observer registered while a notification is in progress is called from the
+  /// next notification on.
+  ///
+  /// - Parameters:
+  ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
+  ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  /// - Returns: A subscription whose `cancel()` ends this registration.
+  /// - Precondition: `observer` is a class instance.
+  @discardableResult
+  public func register<P>(_ protocolType: P.Type, observer: P) -> Subscription {
+    guard let object = Self.object(observer) else {
+      // `fatalError` rather than `preconditionFailure`, which drops its message in optimized
+      // builds: the type's name is the point.
+      fatalError(
+        "Broadcaster.register: \(type(of: observer as Any)) is a value type; only class "
+          + "instances can be observers (they are held weakly)")
+    }
+    return channel(for: P.self).subscribe(
+      Self.entry(for: object, as: P.self), retainedByEntry: true)
+  }
+
+  /// Ends the registration of `observer` for `protocolType`.
+  ///
+  /// Its registrations for other protocols stay. Does nothing if `observer` is not registered
+  /// for `protocolType` (a value can never be, so passing one does nothing either).
+  ///
+  /// Safe to call from the observer's own `deinit`, where its weak references are already `nil`:
+  ///
+  /// ```swift
+  /// deinit { Broadcaster.unregister(Update.self, observer: self) }
+  /// ```
+  ///
+  /// Thread-safe. Once it returns, no notification, including one in progress on another
+  /// thread, starts a new call to `observer` for `protocolType`.
+  ///
+  /// - Parameters:
+  ///   - protocolType: The protocol the observer was registered for.
+  ///   - observer: The registered observer.
+  public func unregister<P>(_ protocolType: P.Type, observer: P) {
+    guard let object = Self.object(observer),
+      let channel = existingChannel(for: P.self)
+    else { return }
+    channel.removeObserver(object)
+  }
+
+  /// Ends every registration for `protocolType`.
+  ///
+  /// Registrations for other protocols stay. Thread-safe; once it returns, no notification of
+  /// `protocolType` in progress starts a new call to any of the removed observers.
+  ///
+  /// - Parameter protocolType: The protocol whose observers to remove.
+  public func unregisterAll<P>(_ protocolType: P.Type) {
+    existingChannel(for: P.self)?.removeAll()
+  }
+
+  /// Calls `body` once with each live observer of `protocolType`, in registration order.
+  ///
+  /// ```swift
+  /// broadcaster.notify(Update.self) { $0.updateTitle(title: "new title") }
+  /// ```
+  ///
+  /// Runs synchronously on the calling thread: every call of `body` has returned when `notify`
+  /// returns. The observers called are those registered when the notification started, minus
+  /// those unregistered, cancelled or deallocated since, including by an earlier call of `body`
+  /// in the same notification. `body` may register, unregister and notify (the same protocol
+  /// included); observers registered meanwhile are called from the next notification on.
+  ///
+  /// - Parameters:
+  ///   - protocolType: The protocol whose observers to call.
+  ///   - body: Called with each observer, typed as `protocolType`.
+  /// - Complexity: O(*n*) for *n* observers. Allocates nothing unless the observers changed
+  ///   since the previous notification of `protocolType`.
+  public func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
+    guard let channel = existingChannel(for: P.self) else { return }
+    // Each live entry puts its observer, as a `P`, in `slot`, and `body` is called from here.
+    // Handing `body` to the list's `postSynchronously` instead would need
+    // `withoutActuallyEscaping`, whose thunk costs a heap allocation per notification.
+    let entries = channel.snapshot()
+    var sawDead = false
+    var observer: P?
+    withUnsafeMutablePointer(to: &observer) { slot in
+      for entry in entries {
+        // `invoke` checks the registration is live immediately before handing the observer over.
+        guard entry.invoke(slot), let current = slot.pointee.take() else {
+          sawDead = true
+          continue
+        }
+        // The only strong reference we take, released before the next observer is called.
+        body(current)
+      }
+    }
+    if sawDead { channel.purge(entries) }
+  }
+
+  /// The number of live observers registered for `protocolType`.
+  ///
+  /// Deallocated observers are not counted; their registrations are dropped as they are found.
+  /// Thread-safe.
+  ///
+  /// - Parameter protocolType: The protocol whose observers to count.
+  /// - Returns: How many observers a notification started now would call.
+  /// - Complexity: O(*n*) for *n* registrations.
+  public func observerCount<P>(_ protocolType: P.Type) -> Int {
+    existingChannel(for: P.self)?.count ?? 0
+  }
+}
+
+/// The registrations of one protocol `P`.
+///
+/// A notification passes each entry a pointer to its own stack slot, where the entry stores its
+/// observer as a `P` if it is still live. The pointer is not `Sendable`, so the list's
+/// asynchronous `post` cannot be used with it by mistake.
+typealias Channel<P> = ObserverList<UnsafeMutablePointer<P?>>
+
+extension Broadcaster {
+  /// The channel of `P`, created on first use.
+  ///
+  /// Keyed by the identity of the type `P` (for a protocol, its existential type), never by its
+  /// name, so distinct protocols that share a name get distinct channels.
+  private func channel<P>(for _: P.Type) -> Channel<P> {
+    let key = ObjectIdentifier(P.self)
+    let channel = channels.withLock { channels -> AnyObject in
+      if let existing = channels[key] { return existing }
+      let created = Channel<P>()
+      channels[key] = created
+      return created
+    }
+    return Self.list(channel, of: P.self)
+  }
+
+  /// The channel of `P` if anything was ever registered for `P`: notifying, counting and
+  /// unregistering create no channel.
+  private func existingChannel<P>(for _: P.Type) -> Channel<P>? {
+    let key = ObjectIdentifier(P.self)
+    return channels.withLock { $0[key] }.map { Self.list($0, of: P.self) }
+  }
+
+  /// The stored channel with its type restored.
+  private static func list<P>(_ channel: AnyObject, of _: P.Type) -> Channel<P> {
+    // Safe: only `channel(for:)` stores channels, and under the key of `P` it stores the
+    // channel of that very `P`.
+    unsafeDowncast(channel, to: Channel<P>.self)
+  }
+
+  /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
+  /// into a fresh object that dies at once.
+  private static func object<P>(_ observer: P) -> AnyObject? {
+    type(of: observer as Any) is AnyClass ? observer as AnyObject : nil
+  }
+
+  /// A registration that holds `observer` weakly, one per observer, and hands it over as a `P`
+  /// to each notification.
+  private static func entry<Observer: AnyObject, P>(
+    for observer: Observer, as _: P.Type
+  ) -> ObserverEntry<UnsafeMutablePointer<P?>> {
+    ObserverEntry(observer: observer, keyed: true, delivery: .synchronous) { observer, slot in
+      // Cannot fail: the observer was registered as a `P`, and a class's conformances do not
+      // change while it lives.
+      slot.pointee = (observer as! P)
+    }
+  }
+}
