@@ -28,12 +28,12 @@ import Synchronization
 /// ```
 ///
 /// Observers are held weakly: an observer that is deallocated is never called again and its
-/// registration is purged without a call to ``unregister(_:)``. Each observer (and each type)
+/// registration is purged without a call to ``unregister(_:)-(AnyObject)``. Each observer (and each type)
 /// has at most one registration; registering it again replaces the handler and moves it to the
 /// end of the delivery order.
 ///
 /// ### Threading
-/// Every member is thread-safe. Handlers run as the event's ``EventCore/Delivery`` says:
+/// Every member is thread-safe. Handlers run as the event's ``/EventCore/Delivery`` says:
 /// `.synchronous` (the default) on the posting thread before `post` returns, `.queue(q)`
 /// asynchronously on `q`, `.mainActor` on the main actor. No handler runs under a lock, so a
 /// handler may register, unregister or post, on this event too.

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A switch that holds posts while closed and releases them, in order, when it opens.
 ///
-/// Post with ``Event/post(_:when:)`` to deliver a payload only once a condition holds, such as
+/// Post with ``Event/post(_:when:)-(Payload,_)`` to deliver a payload only once a condition holds, such as
 /// the app being in the foreground or a session being ready:
 ///
 /// ```swift
