@@ -28,9 +28,9 @@ import Synchronization
 /// ```
 ///
 /// Observers are held weakly: an observer that is deallocated is never called again and its
-/// registration is purged without a call to ``unregister(_:)-(AnyObject)``. Each observer (and each type)
-/// has at most one registration; registering it again replaces the handler and moves it to the
-/// end of the delivery order.
+/// registration is purged without a call to ``unregister(_:)-(Observer)``. Each observer (and
+/// each type) has at most one registration; registering it again replaces the handler and moves
+/// it to the end of the delivery order.
 ///
 /// ### Threading
 /// Every member is thread-safe. Handlers run as the event's ``/EventCore/Delivery`` says:
@@ -184,9 +184,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// After it returns, the observer's handler is not invoked again, even for a post in progress
   /// on another thread or a delivery already queued. Thread-safe, and safe from a handler.
   ///
+  /// Generic rather than taking `AnyObject`, so that `unregister(SomeClass.self)` picks
+  /// ``unregister(_:)-(T.Type)`` on Apple platforms too, where a class metatype also converts to
+  /// `AnyObject`. An `AnyObject` value is accepted as it is.
+  ///
   /// - Parameter observer: An object registered with ``register(_:function:)-(Observer,_)`` or
   ///   ``register(_:handler:)``.
-  public func unregister(_ observer: AnyObject) {
+  public func unregister<Observer: AnyObject>(_ observer: Observer) {
     list.removeObserver(observer)
   }
 

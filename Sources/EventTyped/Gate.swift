@@ -2,13 +2,13 @@ import Synchronization
 
 /// A switch that holds posts while closed and releases them, in order, when it opens.
 ///
-/// Post with ``Event/post(_:when:)-(Payload,_)`` to deliver a payload only once a condition holds, such as
-/// the app being in the foreground or a session being ready:
+/// Post with ``Event/post(_:when:)-(Payload,_)`` to deliver a payload only once a condition
+/// holds, such as the app being in the foreground or a session being ready:
 ///
 /// ```swift
 /// let sessionReady = Gate()
 /// Session.didChange.post(user, when: sessionReady)  // held
-/// sessionReady.open()                                 // delivered now
+/// sessionReady.open()                               // delivered now
 /// Session.didChange.post(user, when: sessionReady)  // delivered at once
 /// ```
 ///

@@ -77,6 +77,21 @@ struct EventTests {
     #expect(event.observerCount == 1)
   }
 
+  @Test("an observer typed as AnyObject can be unregistered")
+  func unregisterErased() {
+    let log = Recorder<String>()
+    let event = Event<Void>()
+    let a = Listener("A", log: log)
+    event.register(a, function: Listener.fired)
+    let erased: AnyObject = a
+
+    event.unregister(erased)
+    event.post()
+
+    #expect(log.values.isEmpty)
+    #expect(event.observerCount == 0)
+  }
+
   @Test("unregisterAll ends observers, types and subscriptions")
   func unregisterAll() {
     let log = Recorder<String>()
