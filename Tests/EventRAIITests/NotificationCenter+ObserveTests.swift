@@ -1,8 +1,8 @@
-import Synchronization
 import EventCore
 import EventRAII
 import EventTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 private extension Notification.Name {
