@@ -47,9 +47,12 @@ final class NotificationChannel: Sendable {
   /// The center holds the channel strongly through the block until the registration is removed
   /// or the center is deallocated.
   func register(with center: NotificationCenter) -> CenterRegistration {
-    let token = center.addObserver(forName: key.name, object: nil, queue: nil) { notification in
+    let deliver: @Sendable (Notification) -> Void = { notification in
+      PublicationFence.shared.acquire()
       self.observers.post(PostedNotification(notification: notification))
     }
+    PublicationFence.shared.release()
+    let token = center.addObserver(forName: key.name, object: nil, queue: nil, using: deliver)
     return CenterRegistration(token: token)
   }
 
