@@ -78,8 +78,9 @@ extension NotificationCenter {
   /// ### Threading
   /// Thread-safe. The handler runs as `delivery` says, with the owner kept alive for the call
   /// only. It is not `@Sendable`: it runs on the thread `delivery` names, so capture only what
-  /// that thread may use. After ``/EventCore/Subscription/cancel()`` returns, the handler is not
-  /// started again.
+  /// that thread may use. In Swift 6 a closure written in a `@MainActor` type compiles here with
+  /// its isolation dropped: pass `delivery: .mainActor` for it to run on the main actor. After
+  /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -121,7 +122,9 @@ extension NotificationCenter {
   ///
   /// ### Threading
   /// Thread-safe. The method runs as `delivery` says, with the target kept alive for the call
-  /// only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
+  /// only; a method of a `@MainActor` type runs on the main actor only with
+  /// `delivery: .mainActor`. After ``/EventCore/Subscription/cancel()`` returns, it is not started
+  /// again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -161,7 +164,9 @@ extension NotificationCenter {
   ///
   /// ### Threading
   /// Thread-safe. The method runs as `delivery` says, with the target kept alive for the call
-  /// only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
+  /// only; a method of a `@MainActor` type runs on the main actor only with
+  /// `delivery: .mainActor`. After ``/EventCore/Subscription/cancel()`` returns, it is not started
+  /// again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
