@@ -18,9 +18,9 @@ struct CenterRegistration: @unchecked Sendable {
 
 /// The ordered observers of one (center, name) pair, behind a single center registration.
 ///
-/// The center calls its own observers in an order of its choosing (swift-corelibs-foundation
-/// uses hash order, which changes from run to run), so each channel registers once and delivers
-/// to its ``ObserverList`` in registration order.
+/// The center calls its own observers in an order of its choosing (on Linux, Foundation keeps
+/// them in a dictionary and calls them in hash order, which changes from run to run), so each
+/// channel registers once and delivers to its ``ObserverList`` in registration order.
 final class NotificationChannel: Sendable {
   let key: ChannelKey
   let observers = ObserverList<PostedNotification>()
