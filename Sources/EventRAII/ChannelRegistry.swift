@@ -1,0 +1,107 @@
+import EventCore
+import Foundation
+import Synchronization
+
+/// The channels in use, one per (center, name), each with its center registration.
+///
+/// A channel lives as long as one of its observations does: every observation holds a
+/// ``ChannelLease``, captured by its entry's handler, so the lease ends when the entry is
+/// released, whether by cancellation, by a purge after its owner or target died, or with the
+/// list. When the last lease ends the channel leaves the registry and its center registration is
+/// removed. A subscription that races with that last release either joins the channel before it
+/// is retired (the count is taken under the same lock) or creates a fresh one.
+///
+/// The center is never called, and nothing that a removal releases is dropped, under the lock.
+final class ChannelRegistry: Sendable {
+  static let shared = ChannelRegistry()
+
+  private struct Record: Sendable {
+    let channel: NotificationChannel
+    let registration: CenterRegistration
+    var leases: Int
+  }
+
+  private let records = Mutex<[ChannelKey: Record]>([:])
+
+  /// Returns a lease on the channel of `center` and `name`, creating and registering it first if
+  /// needed. The channel is registered with the center before the lease is returned, so every
+  /// post that starts after the caller's subscription is in place reaches it.
+  func lease(
+    center: NotificationCenter, name: Notification.Name?, sender: SenderFilter
+  ) -> ChannelLease {
+    let key = ChannelKey(center: ObjectIdentifier(center), name: name)
+    if let channel = records.withLock({ Self.join(key, center: center, in: &$0) }) {
+      return ChannelLease(channel: channel, sender: sender, registry: self)
+    }
+    // Registering calls into the center, so it happens before taking the lock; when another
+    // thread won the race meanwhile, its channel is used and this registration is undone.
+    let fresh = NotificationChannel(center: center, name: name)
+    let registration = fresh.register(with: center)
+    let (channel, evicted) = records.withLock { records -> (NotificationChannel, Record?) in
+      if let winner = Self.join(key, center: center, in: &records) { return (winner, nil) }
+      // A record left here belongs to a dead center whose address `center` reuses; its
+      // observations can no longer be posted to and end on their own.
+      let evicted = records.updateValue(
+        Record(channel: fresh, registration: registration, leases: 1), forKey: key)
+      return (fresh, evicted)
+    }
+    if channel !== fresh { fresh.unregister(registration) }
+    _ = evicted
+    return ChannelLease(channel: channel, sender: sender, registry: self)
+  }
+
+  /// Ends one lease on `channel`, retiring the channel after the last one.
+  func release(_ channel: NotificationChannel) {
+    let retired = records.withLock { records -> Record? in
+      guard var record = records[channel.key], record.channel === channel else { return nil }
+      record.leases -= 1
+      guard record.leases == 0 else {
+        records[channel.key] = record
+        return nil
+      }
+      return records.removeValue(forKey: channel.key)
+    }
+    if let retired { retired.channel.unregister(retired.registration) }
+  }
+
+  /// Whether a channel of `center` and `name` is registered now, for tests of the teardown.
+  func hasChannel(center: NotificationCenter, name: Notification.Name?) -> Bool {
+    let key = ChannelKey(center: ObjectIdentifier(center), name: name)
+    return records.withLock { $0[key]?.channel.belongs(to: center) ?? false }
+  }
+
+  /// Takes one more lease on the live channel under `key`, if there is one for `center`.
+  private static func join(
+    _ key: ChannelKey, center: NotificationCenter, in records: inout [ChannelKey: Record]
+  ) -> NotificationChannel? {
+    guard var record = records[key], record.channel.belongs(to: center) else { return nil }
+    record.leases += 1
+    records[key] = record
+    return record.channel
+  }
+}
+
+/// One observation's hold on its channel, with the sender it accepts.
+///
+/// The entry's handler calls ``accepts(_:)``, so it captures the lease, which therefore ends
+/// exactly when the entry is released.
+final class ChannelLease: Sendable {
+  let channel: NotificationChannel
+  private let sender: SenderFilter
+  private let registry: ChannelRegistry
+
+  fileprivate init(channel: NotificationChannel, sender: SenderFilter, registry: ChannelRegistry) {
+    self.channel = channel
+    self.sender = sender
+    self.registry = registry
+  }
+
+  /// Whether the observation takes `notification`: see ``SenderFilter/accepts(_:)``.
+  func accepts(_ notification: Notification) -> Bool {
+    sender.accepts(notification)
+  }
+
+  deinit {
+    registry.release(channel)
+  }
+}

@@ -1,0 +1,204 @@
+public import EventCore
+public import Foundation
+
+extension NotificationCenter {
+  /// Observes notifications until the returned subscription is cancelled or released.
+  ///
+  /// Keep the token for as long as you want the handler to run; there is no `removeObserver` to
+  /// call. Reassigning the property that holds it ends the old observation:
+  ///
+  /// ```swift
+  /// final class Inbox {
+  ///   private var token: Subscription?
+  ///
+  ///   func start() {
+  ///     token = NotificationCenter.default.observe(.NSSystemClockDidChange) { note in
+  ///       print("clock changed: \(note.name.rawValue)")
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Observers of one name on one center are called in the order they registered. A post of a
+  /// name reaches both the observers of that name and those with a `nil` name; the order between
+  /// those two groups is the center's and is unspecified.
+  ///
+  /// ### Threading
+  /// Thread-safe. The handler runs as `delivery` says: on the posting thread before `post`
+  /// returns (`.synchronous`), asynchronously on a queue in post order (`.queue(_:)`, and `post`
+  /// does not wait for it), or on the main actor (`.mainActor`). After
+  /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again, even for a
+  /// delivery already queued.
+  ///
+  /// - Parameters:
+  ///   - name: The name to observe, or `nil` for every notification posted to this center.
+  ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
+  ///     sender. Once it is deallocated the observation matches nothing.
+  ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
+  ///   - handler: The closure to call with each matching notification.
+  /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
+  /// - Complexity: Amortised O(1) to register; a post costs O(*n*) in the observers of its
+  ///   name.
+  public func observe(
+    _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
+    _ handler: @escaping @Sendable (Notification) -> Void
+  ) -> Subscription {
+    let lease = ChannelRegistry.shared.lease(
+      center: self, name: name, sender: SenderFilter(object))
+    let entry = ObserverEntry<PostedNotification>(delivery: delivery) { posted in
+      guard lease.accepts(posted.notification) else { return }
+      handler(posted.notification)
+    }
+    return lease.channel.observers.subscribe(entry, retainedByEntry: false)
+  }
+
+  /// Observes notifications for as long as `owner` lives, handing the owner to the handler.
+  ///
+  /// Nothing to store, no `deinit`, no `[weak self]`: the owner is held weakly and passed to
+  /// the handler for each call, and the observation ends with it.
+  ///
+  /// ```swift
+  /// final class Cache {
+  ///   private var items: [String: Data] = [:]
+  ///
+  ///   init(center: NotificationCenter) {
+  ///     center.observe(.init("MemoryWarning"), owner: self) { cache, _ in
+  ///       cache.items.removeAll()
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Once the owner is deallocated the handler is never called again, and the registration is
+  /// released: at once on Apple platforms, where it rides on the owner; on Linux, which has no
+  /// associated objects, by the next post of that name or a later binding. You may keep the
+  /// returned token to end the observation earlier. Several observations on one owner are
+  /// independent, and each delivers once per post.
+  ///
+  /// ### Threading
+  /// Thread-safe. The handler runs as `delivery` says, with the owner kept alive for the call
+  /// only. It is not `@Sendable`: it runs on the thread `delivery` names, so capture only what
+  /// that thread may use. In Swift 6 a closure written in a `@MainActor` type compiles here with
+  /// its isolation dropped: pass `delivery: .mainActor` for it to run on the main actor. After
+  /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again.
+  ///
+  /// - Parameters:
+  ///   - name: The name to observe, or `nil` for every notification posted to this center.
+  ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
+  ///     sender.
+  ///   - owner: The object whose lifetime bounds the observation. It is not retained.
+  ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
+  ///   - handler: The closure to call with the owner and each matching notification.
+  /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
+  ///   it does not end the observation.
+  @discardableResult
+  public func observe<Owner: AnyObject>(
+    _ name: Notification.Name?, object: AnyObject? = nil, owner: Owner,
+    delivery: Delivery = .synchronous, _ handler: @escaping (Owner, Notification) -> Void
+  ) -> Subscription {
+    observe(name, object: object, observer: owner, delivery: delivery, handler)
+      .bind(to: owner)
+  }
+
+  /// Observes notifications by calling a method of `target` that takes the notification.
+  ///
+  /// The target-action form: `action` is an unbound method, such as `Screen.refresh`, so no
+  /// closure captures the target.
+  ///
+  /// ```swift
+  /// final class Screen {
+  ///   private var token: Subscription?
+  ///
+  ///   init(center: NotificationCenter) {
+  ///     token = center.observe(.init("ModelDidChange"), target: self, action: Screen.refresh)
+  ///   }
+  ///
+  ///   func refresh(_ note: Notification) {}
+  /// }
+  /// ```
+  ///
+  /// The target is held weakly: once it is deallocated the method is never called again. The
+  /// observation lasts until the returned token is cancelled or released.
+  ///
+  /// ### Threading
+  /// Thread-safe. The method runs as `delivery` says, with the target kept alive for the call
+  /// only; a method of a `@MainActor` type runs on the main actor only with
+  /// `delivery: .mainActor`. After ``/EventCore/Subscription/cancel()`` returns, it is not started
+  /// again.
+  ///
+  /// - Parameters:
+  ///   - name: The name to observe, or `nil` for every notification posted to this center.
+  ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
+  ///     sender.
+  ///   - target: The object whose method is called. It is not retained.
+  ///   - action: The unbound method to call, taking the notification.
+  ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
+  /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
+  public func observe<Target: AnyObject>(
+    _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
+    action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous
+  ) -> Subscription {
+    observe(name, object: object, observer: target, delivery: delivery) { target, note in
+      action(target)(note)
+    }
+  }
+
+  /// Observes notifications by calling a method of `target` that takes no argument.
+  ///
+  /// The target-action form for a method that does not need the notification:
+  ///
+  /// ```swift
+  /// final class Badge {
+  ///   private var token: Subscription?
+  ///
+  ///   init(center: NotificationCenter) {
+  ///     token = center.observe(.init("InboxDidChange"), target: self, action: Badge.reload)
+  ///   }
+  ///
+  ///   func reload() {}
+  /// }
+  /// ```
+  ///
+  /// The target is held weakly: once it is deallocated the method is never called again. The
+  /// observation lasts until the returned token is cancelled or released.
+  ///
+  /// ### Threading
+  /// Thread-safe. The method runs as `delivery` says, with the target kept alive for the call
+  /// only; a method of a `@MainActor` type runs on the main actor only with
+  /// `delivery: .mainActor`. After ``/EventCore/Subscription/cancel()`` returns, it is not started
+  /// again.
+  ///
+  /// - Parameters:
+  ///   - name: The name to observe, or `nil` for every notification posted to this center.
+  ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
+  ///     sender.
+  ///   - target: The object whose method is called. It is not retained.
+  ///   - action: The unbound method to call, taking no argument.
+  ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
+  /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
+  public func observe<Target: AnyObject>(
+    _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
+    action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous
+  ) -> Subscription {
+    observe(name, object: object, observer: target, delivery: delivery) { target, _ in
+      action(target)()
+    }
+  }
+
+  /// Registers a handler that receives `observer`, held weakly, with each matching notification;
+  /// the observation is token-held.
+  private func observe<Observer: AnyObject>(
+    _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
+    _ handler: @escaping (Observer, Notification) -> Void
+  ) -> Subscription {
+    let lease = ChannelRegistry.shared.lease(
+      center: self, name: name, sender: SenderFilter(object))
+    let entry = ObserverEntry<PostedNotification>(
+      observer: observer, keyed: false, delivery: delivery
+    ) { observer, posted in
+      guard lease.accepts(posted.notification) else { return }
+      handler(observer, posted.notification)
+    }
+    return lease.channel.observers.subscribe(entry, retainedByEntry: false)
+  }
+}

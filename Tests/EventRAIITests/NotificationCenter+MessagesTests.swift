@@ -1,0 +1,136 @@
+import EventRAII
+import EventTestSupport
+import Foundation
+import Testing
+
+/// The subject of the messages below.
+private final class Document: Sendable {}
+
+private struct DidSave: NotificationCenter.AsyncMessage {
+  typealias Subject = Document
+  let path: String
+}
+
+private struct DidSelect: NotificationCenter.MainActorMessage {
+  typealias Subject = Document
+  let index: Int
+}
+
+extension NotificationCenter.MessageIdentifier
+where Self == NotificationCenter.BaseMessageIdentifier<DidSelect> {
+  fileprivate static var didSelect: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier
+where Self == NotificationCenter.BaseMessageIdentifier<DidSave> {
+  fileprivate static var didSave: Self { .init() }
+}
+
+/// Waits for `signal` on a thread of its own, so the cooperative pool stays free to deliver.
+private func arrival(of signal: Signal) async -> Bool {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: signal.wait(seconds: 10)) }.start()
+  }
+}
+
+@Suite("Typed messages")
+struct TypedMessageTests {
+  @Test("an asynchronous message reaches the handler until the token is cancelled")
+  func asyncMessageUntilCancelled() async {
+    let center = NotificationCenter()
+    let paths = Recorder<String>()
+    let delivered = Signal()
+    let token = center.observe(for: DidSave.self) { message in
+      paths.record(message.path)
+      delivered.fire()
+    }
+    center.post(DidSave(path: "a"))
+    #expect(await arrival(of: delivered))
+    token.cancel()
+
+    let witness = Signal()
+    let other = center.observe(for: DidSave.self) { _ in witness.fire() }
+    center.post(DidSave(path: "b"))
+    #expect(await arrival(of: witness))
+    #expect(paths.values == ["a"])
+    other.cancel()
+  }
+
+  @Test("releasing the token of an asynchronous message ends the observation")
+  func asyncMessageReleasedToken() async {
+    let center = NotificationCenter()
+    let calls = Counter()
+    var token: Subscription? = center.observe(for: DidSave.self) { _ in calls.increment() }
+    #expect(token != nil)
+    token = nil
+
+    let witness = Signal()
+    let other = center.observe(for: DidSave.self) { _ in witness.fire() }
+    center.post(DidSave(path: "a"))
+    #expect(await arrival(of: witness))
+    #expect(calls.count == 0)
+    other.cancel()
+  }
+
+  @Test("an asynchronous message observed by identifier is filtered by its subject")
+  func asyncMessageBySubject() async {
+    let center = NotificationCenter()
+    let watched = Document()
+    let paths = Recorder<String>()
+    let delivered = Signal()
+    let token = center.observe(of: watched, for: .didSave) { message in
+      paths.record(message.path)
+      delivered.fire()
+    }
+    center.post(DidSave(path: "other"), subject: Document())
+    center.post(DidSave(path: "watched"), subject: watched)
+    #expect(await arrival(of: delivered))
+    let witness = Signal()
+    let other = center.observe(for: DidSave.self) { _ in witness.fire() }
+    center.post(DidSave(path: "later"), subject: Document())
+    #expect(await arrival(of: witness))
+    #expect(paths.values == ["watched"])
+    token.cancel()
+    other.cancel()
+  }
+
+  @MainActor
+  @Test("a main-actor message runs the handler within post until the token is cancelled")
+  func mainActorMessageUntilCancelled() {
+    let center = NotificationCenter()
+    let indices = Recorder<Int>()
+    let token = center.observe(for: DidSelect.self) { message in indices.record(message.index) }
+    center.post(DidSelect(index: 1))
+    #expect(indices.values == [1])
+    token.cancel()
+    center.post(DidSelect(index: 2))
+    #expect(indices.values == [1])
+  }
+
+  @MainActor
+  @Test("a main-actor message observed by identifier is filtered by its subject")
+  func mainActorMessageBySubject() {
+    let center = NotificationCenter()
+    let watched = Document()
+    let indices = Recorder<Int>()
+    let token = center.observe(of: watched, for: .didSelect) { message in
+      indices.record(message.index)
+    }
+    center.post(DidSelect(index: 1), subject: Document())
+    center.post(DidSelect(index: 2), subject: watched)
+    #expect(indices.values == [2])
+    token.cancel()
+  }
+
+  @Test("releasing a message token releases its center")
+  func releasedTokenReleasesCenter() {
+    var center: NotificationCenter? = NotificationCenter()
+    weak let weakCenter = center
+    var token = center?.observe(for: DidSave.self) { _ in }
+    center = nil
+    token?.cancel()
+    #expect(token?.isCancelled == true)
+    token = nil
+    #expect(weakCenter == nil)
+  }
+}
