@@ -19,17 +19,20 @@ cd "$root"
 site="$root/.build/docs-site"
 work="$root/.build/docs-work"
 
-# Each module with the modules its documentation links to. A module is converted after its
-# dependencies, and their archives resolve its cross-module links (``/EventCore/Subscription``).
+# The modules, each after the modules its documentation links to: their archives resolve its
+# cross-module links (``/EventCore/Subscription``).
 modules=(EventCore EventRAII EventBroadcast EventTyped EventConditions Events)
-declare -A dependencies=(
-  [EventCore]=""
-  [EventRAII]="EventCore"
-  [EventBroadcast]="EventCore"
-  [EventTyped]="EventCore"
-  [EventConditions]="EventCore EventTyped"
-  [Events]="EventCore EventRAII EventBroadcast EventTyped EventConditions"
-)
+
+# (A function rather than an associative array: macOS still ships bash 3.2.)
+dependencies_of() {
+  case $1 in
+    EventCore) ;;
+    EventRAII | EventBroadcast | EventTyped) echo EventCore ;;
+    EventConditions) echo EventCore EventTyped ;;
+    Events) echo EventCore EventRAII EventBroadcast EventTyped EventConditions ;;
+    *) fail "no dependencies listed for module $1" ;;
+  esac
+}
 
 # The umbrella's catalog is the site's front page and guides, so it lives in Docs/ beside this
 # script; every other module documents itself in Sources/<Module>/<Module>.docc.
@@ -129,7 +132,7 @@ for module in "${modules[@]}"; do
   fi
 
   link_options=()
-  for dependency in ${dependencies[$module]}; do
+  for dependency in $(dependencies_of "$module"); do
     link_options+=(--dependency "$work/archives/$dependency.doccarchive")
   done
   hosting_options=(--transform-for-static-hosting)
@@ -145,8 +148,8 @@ for module in "${modules[@]}"; do
     --fallback-bundle-identifier "org.events.$module" \
     --warnings-as-errors \
     --enable-experimental-external-link-support \
-    "${link_options[@]}" \
-    "${hosting_options[@]}" ||
+    ${link_options[@]+"${link_options[@]}"} \
+    "${hosting_options[@]}" 2>&1 | cat -s ||
     fail "docc convert failed for $module ($(catalog_of "$module" | sed "s|^$root/||")); see above"
 done
 
@@ -160,7 +163,21 @@ rm -rf "$work/site.doccarchive"
   --output-path "$work/site.doccarchive" \
   --synthesized-landing-page-name "Events" \
   --synthesized-landing-page-kind "Package" \
-  --synthesized-landing-page-topics-style list
+  --synthesized-landing-page-topics-style list 2>&1 | cat -s
+# The archive's root `index.html` is DocC's app, which has no page for `/` and shows "not
+# found" there. Every page has its own copy of the app (static hosting), so the root one can
+# become a redirect to the front page, relative so that it works under a hosting base path.
+cat >"$work/site.doccarchive/index.html" <<'HTML'
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Events documentation</title>
+<meta http-equiv="refresh" content="0; url=documentation/">
+</head>
+<body><p><a href="documentation/">Events documentation</a></p></body>
+</html>
+HTML
 rm -rf "$site"
 mv "$work/site.doccarchive" "$site"
 

@@ -24,9 +24,10 @@ fail() {
   exit 1
 }
 
-# Path under the site -> the title its page must render. The front page, the umbrella's page
-# and a guide, then each module's page and one of its symbols.
+# Path under the site -> the title its page must render. The site root (a redirect), the
+# front page, the umbrella's page and a guide, then each module's page and one of its symbols.
 pages=(
+  "|Events"
   "documentation/|Events"
   "documentation/events/|Events"
   "documentation/events/gettingstarted/|Getting started"
@@ -65,8 +66,8 @@ if [[ -z $chromium ]]; then
   fi
   echo "==> Installing chromium with apt-get (once per machine)" >&2
   install_start=$SECONDS
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+  ${sudo[@]+"${sudo[@]}"} apt-get update -qq
+  ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     chromium >/dev/null
   echo "==> Installed chromium in $((SECONDS - install_start))s" >&2
   chromium="$(find_chromium)"
