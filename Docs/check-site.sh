@@ -26,6 +26,8 @@ fail() {
 
 # Path under the site -> the title its page must render. The site root (a redirect), the
 # front page, the umbrella's page and a guide, then each module's page and one of its symbols.
+# EventRAII's symbols extend Foundation's NotificationCenter; DocC drops the extension's own
+# page once the module's Topics curate all its members, so the check loads a member's page.
 pages=(
   "|Events"
   "documentation/|Events"
@@ -34,7 +36,7 @@ pages=(
   "documentation/eventcore/|EventCore"
   "documentation/eventcore/subscription/|Subscription"
   "documentation/eventraii/|EventRAII"
-  "documentation/eventraii/foundation/notificationcenter/|NotificationCenter"
+  "documentation/eventraii/foundation/notificationcenter/observe(_:object:delivery:_:)/|observe(_:object:delivery:_:)"
   "documentation/eventbroadcast/|EventBroadcast"
   "documentation/eventbroadcast/broadcaster/|Broadcaster"
   "documentation/eventtyped/|EventTyped"
