@@ -1,5 +1,4 @@
 import EventCore
-import Synchronization
 
 /// A hub that calls every registered observer of a protocol through that protocol.
 ///
@@ -46,7 +45,7 @@ public final class Broadcaster: Sendable {
 
   /// One observer list per protocol. The key is the identity of the protocol type `P`; the value
   /// is always the `Channel<P>` for that very `P` (see `channel(for:)`).
-  private let channels = Mutex<[ObjectIdentifier: AnyObject]>([:])
+  private let channels = Lock<[ObjectIdentifier: AnyObject]>([:])
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///

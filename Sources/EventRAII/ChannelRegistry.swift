@@ -1,6 +1,5 @@
 import EventCore
 import Foundation
-import Synchronization
 
 /// The channels in use, one per (center, name), each with its center registration.
 ///
@@ -21,7 +20,7 @@ final class ChannelRegistry: Sendable {
     var leases: Int
   }
 
-  private let records = Mutex<[ChannelKey: Record]>([:])
+  private let records = Lock<[ChannelKey: Record]>([:])
 
   /// Returns a lease on the channel of `center` and `name`, creating and registering it first if
   /// needed. The channel is registered with the center before the lease is returned, so every

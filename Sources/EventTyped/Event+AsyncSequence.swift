@@ -1,5 +1,4 @@
 import EventCore
-import Synchronization
 
 /// The continuations of an event's live `values` streams, by stream.
 struct StreamRegistry<Payload: Sendable>: Sendable {

@@ -1,5 +1,4 @@
 import EventCore
-import Synchronization
 
 /// A typed event that delivers a payload to weakly held observers, in registration order.
 ///
@@ -49,10 +48,10 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// One stand-in object per registered type, so that a type-level registration is a keyed entry
   /// of `list` (replaced atomically on re-registration) and lives as long as this event.
-  private let typeKeys = Mutex<[ObjectIdentifier: TypeKey]>([:])
+  private let typeKeys = Lock<[ObjectIdentifier: TypeKey]>([:])
 
   /// The continuations of the live ``values`` streams, finished when the event is deallocated.
-  let streams = Mutex(StreamRegistry<Payload>())
+  let streams = Lock(StreamRegistry<Payload>())
 
   /// Creates an event with no observers.
   ///

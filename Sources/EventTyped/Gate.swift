@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A switch that holds posts while closed and releases them, in order, when it opens.
 ///
@@ -34,14 +33,14 @@ public final class Gate: Sendable {
     var isReleasing = false
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   /// Creates a gate.
   ///
   /// - Parameter isOpen: Whether posts pass at once (`true`) or are held until ``open()``
   ///   (`false`, the default).
   public init(isOpen: Bool = false) {
-    state = Mutex(State(isOpen: isOpen))
+    state = Lock(State(isOpen: isOpen))
   }
 
   /// Opens the gate and delivers every held post, in the order they were posted.
