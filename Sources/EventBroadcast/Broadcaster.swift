@@ -150,24 +150,19 @@ public final class Broadcaster: Sendable {
   ///   since the previous notification of `protocolType`.
   public func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
     guard let channel = existingChannel(for: P.self) else { return }
-    // Each live entry puts its observer, as a `P`, in `slot`, and `body` is called from here.
-    // Handing `body` to the list's `postSynchronously` instead would need
-    // `withoutActuallyEscaping`, whose thunk costs a heap allocation per notification.
-    let entries = channel.snapshot()
-    var sawDead = false
+    // Each live entry puts its observer, as a `P`, in `slot`, and `body` is called from here,
+    // inside the entry's invocation so that a concurrent cancel waits for it. Handing `body` to
+    // the list as a payload would need `withoutActuallyEscaping`, whose thunk costs a heap
+    // allocation per notification.
     var observer: P?
     withUnsafeMutablePointer(to: &observer) { slot in
-      for entry in entries {
-        // `invoke` checks the registration is live immediately before handing the observer over.
-        guard entry.invoke(slot), let current = slot.pointee.take() else {
-          sawDead = true
-          continue
+      channel.forEachEntry { entry in
+        entry.invoke(slot) {
+          // The only strong reference we take, released before the next observer is called.
+          if let current = slot.pointee.take() { body(current) }
         }
-        // The only strong reference we take, released before the next observer is called.
-        body(current)
       }
     }
-    if sawDead { channel.purge(entries) }
   }
 
   /// The number of live observers registered for `protocolType`.

@@ -64,6 +64,16 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
   ///   gone), so the caller can purge it.
   @inline(__always)
   package func invoke(_ payload: Payload) -> Bool {
+    invoke(payload) {}
+  }
+
+  /// Runs the handler, then `continuation`, as one invocation: only if the registration is live,
+  /// and counted in flight throughout, so a `cancel()` on another thread waits for both.
+  ///
+  /// For callers whose work continues after the handler, such as a broadcaster that hands the
+  /// observer the handler produced to a non-escaping closure.
+  @inline(__always)
+  package func invoke(_ payload: Payload, then continuation: () -> Void) -> Bool {
     guard liveness.beginInvocation() else { return false }
     defer { liveness.endInvocation() }
     switch handler {
@@ -74,6 +84,7 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
       guard let observer else { return false }
       body(observer, payload)
     }
+    continuation()
     return true
   }
 }

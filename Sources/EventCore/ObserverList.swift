@@ -137,12 +137,21 @@ package final class ObserverList<Payload>: Sendable {
 
   /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
   ///
-  /// For payloads that cannot cross threads (a non-escaping body, for one).
+  /// For payloads that cannot cross threads.
   package func postSynchronously(_ payload: Payload) {
+    forEachEntry { $0.invoke(payload) }
+  }
+
+  /// Runs `body` for each entry of the current snapshot, in registration order, marked as a
+  /// delivery on this thread, then purges the entries for which it returned `false` (dead).
+  ///
+  /// The building block of every post; `body` should call the entry's `invoke` or `deliver`.
+  @inline(__always)
+  package func forEachEntry(_ body: (Entry) -> Bool) {
     let entries = snapshot()
     let sawDead = DeliveryScope.run {
       var sawDead = false
-      for entry in entries where !entry.invoke(payload) { sawDead = true }
+      for entry in entries where !body(entry) { sawDead = true }
       return sawDead
     }
     if sawDead { purge(entries) }
@@ -195,12 +204,6 @@ extension ObserverList where Payload: Sendable {
   /// Handlers added during the post get the next one; handlers cancelled during it, and
   /// observers released by an earlier handler, are skipped.
   package func post(_ payload: Payload) {
-    let entries = snapshot()
-    let sawDead = DeliveryScope.run {
-      var sawDead = false
-      for entry in entries where !entry.deliver(payload) { sawDead = true }
-      return sawDead
-    }
-    if sawDead { purge(entries) }
+    forEachEntry { $0.deliver(payload) }
   }
 }
