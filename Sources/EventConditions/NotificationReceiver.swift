@@ -146,8 +146,9 @@ public final class NotificationReceiver: Sendable {
   ///
   /// - Parameter name: The name that arrived.
   /// - Returns: Whether the set is verified after this arrival. With ``repeats``, `true` only
-  ///   for the completing arrival; latched, `true` for it and for every arrival after it until
-  ///   ``reset()``. Always `false` while ``isEnabled`` is `false`.
+  ///   for the completing arrival; latched, `true` for it and for every arrival after it, of
+  ///   any name, in the set or not, until ``reset()``. Always `false` while ``isEnabled`` is
+  ///   `false`.
   /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers run
   ///   on the calling thread.
   @discardableResult
