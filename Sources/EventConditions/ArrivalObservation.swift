@@ -15,17 +15,19 @@ enum ArrivalObservation {
     _ arrive: @escaping @Sendable () -> Void
   ) -> Subscription {
     let sender = object.map(WeakBox.init)
-    // Checked before every arrival, so a post in progress on another thread when the
-    // subscription is cancelled does not count after `cancel()` returns.
+    // Each arrival is an invocation in flight of the subscription's liveness, so a post in
+    // progress on another thread when the subscription is cancelled does not count after
+    // `cancel()` returns.
     let liveness = Liveness()
     let token = center.addObserver(forName: name, object: nil, queue: nil) { notification in
-      guard liveness.isLive else { return }
+      guard liveness.beginInvocation() else { return }
+      defer { liveness.endInvocation() }
       if let sender {
         guard let expected = sender.object, let posted = notification.object,
           (posted as AnyObject) === expected
         else { return }
       }
-      arrive()
+      DeliveryScope.run(arrive)
     }
     let registration = CenterRegistration(center: center, token: token)
     return Subscription(liveness: liveness) { registration.end() }

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension NotificationReceiver {
   /// Adds a conditioner of a ``SharedConditioners`` registry to the set.

@@ -1,5 +1,4 @@
 public import EventCore
-import Synchronization
 
 /// Waits for several events, in any order and from any thread, then tells you once they have
 /// all arrived.
@@ -51,7 +50,7 @@ public final class NotificationReceiver: Sendable {
     var followedRegistries: Set<UInt64> = []
   }
 
-  let state: Mutex<State>
+  let state: Lock<State>
   private let verifiedHandlers = ObserverList<Void>()
   private let ignoredHandlers = ObserverList<String>()
 
@@ -60,7 +59,7 @@ public final class NotificationReceiver: Sendable {
   /// - Parameter repeats: Whether a completion re-arms the set for another round (`true`, the
   ///   default) or latches it until ``reset()`` (`false`).
   public init(repeats: Bool = true) {
-    state = Mutex(State(machine: ConditionsStateMachine(repeats: repeats)))
+    state = Lock(State(machine: ConditionsStateMachine(repeats: repeats)))
     ReceiverDirectory.register(self)
   }
 

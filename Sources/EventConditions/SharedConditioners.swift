@@ -46,7 +46,7 @@ public final class SharedConditioners: Sendable {
 
   /// Distinguishes registries for equality without relying on addresses, which are reused.
   let id: UInt64
-  private let state = Mutex(State())
+  private let state = Lock(State())
   /// The receivers holding a conditioner of this registry, held weakly, one entry each.
   private let holders = ObserverList<SharedUpdate>()
 
