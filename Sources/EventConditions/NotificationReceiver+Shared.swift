@@ -1,4 +1,3 @@
-
 extension NotificationReceiver {
   /// Adds a conditioner of a ``SharedConditioners`` registry to the set.
   ///
