@@ -114,3 +114,29 @@ struct DeliveryTests {
     withExtendedLifetime(token) {}
   }
 }
+
+@Suite("Re-registration")
+struct ReRegistrationTests {
+  @Test("re-registering an observer with a delivery queued reaches neither handler")
+  func reRegistrationDropsQueuedDelivery() {
+    let queue = DispatchQueue(label: "re-registration")
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    let observer = Tracked()
+    func register(_ label: String) {
+      let entry = ObserverEntry<Int>(observer: observer, keyed: true, delivery: .queue(queue)) {
+        _, value in log.record("\(label):\(value)")
+      }
+      _ = list.subscribe(entry, retainedByEntry: true)
+    }
+    register("old")
+    let hold = Signal()
+    queue.async { _ = hold.wait() }
+    list.post(1)
+    register("new")
+    list.post(2)
+    hold.fire()
+    #expect(drain(queue))
+    #expect(log.values == ["new:2"])
+  }
+}
