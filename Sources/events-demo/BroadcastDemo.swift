@@ -1,0 +1,4 @@
+enum BroadcastDemo {
+  @MainActor
+  static func run() async -> Bool { false }
+}

@@ -1,0 +1,4 @@
+enum ConditionsDemo {
+  @MainActor
+  static func run(seed: UInt64) async -> Bool { false }
+}

@@ -1,0 +1,4 @@
+enum TypedDemo {
+  @MainActor
+  static func run() async -> Bool { false }
+}
