@@ -1,6 +1,7 @@
-@testable import EventCore
 import EventTestSupport
 import Testing
+
+@testable import EventCore
 
 private func subscribe(
   _ list: ObserverList<Int>, delivery: Delivery, _ handler: @escaping @Sendable (Int) -> Void
