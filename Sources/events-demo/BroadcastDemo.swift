@@ -32,7 +32,8 @@ enum BroadcastDemo {
         "the composer read the end frame from a typed parameter: no userInfo, no casts")
     }
 
-    await report.scenario("the sticker panel goes away mid-run and is skipped, with no unregister") {
+    await report.scenario("the sticker panel goes away mid-run and is skipped, with no unregister")
+    {
       weak let stickers = screen.stickers
       report.check(
         Broadcaster.observerCount((any KeyboardObserver).self) == 3, "3 observers before the hide")

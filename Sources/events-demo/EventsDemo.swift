@@ -77,7 +77,7 @@ enum Command: Equatable {
     ("main actor" for the main actor), and what happened. Each demo ends with a summary line.
 
     SUBCOMMANDS:
-    \(DemoName.allCases.map { "  \($0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+    \(subcommandList)
       (none)      run all four, in this order
 
     OPTIONS:
@@ -87,6 +87,12 @@ enum Command: Equatable {
 
     EXIT STATUS: 0 when every scenario was verified, 1 when one was not, 2 for a usage error.
     """
+
+  private static var subcommandList: String {
+    DemoName.allCases.map { demo in
+      "  " + demo.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + demo.summary
+    }.joined(separator: "\n")
+  }
 
   /// A command line that does not make sense.
   struct UsageError: Error {

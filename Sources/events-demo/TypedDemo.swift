@@ -81,8 +81,11 @@ enum TypedDemo {
     }
     let arrived = await progress.wait(for: 3)
     report.check(
-      arrived && progress.all == ["25% on typed.progress", "50% on typed.progress",
-        "100% on typed.progress"],
+      arrived
+        && progress.all == [
+          "25% on typed.progress", "50% on typed.progress",
+          "100% on typed.progress",
+        ],
       "the labelled-tuple payloads ran on typed.progress, in post order")
 
     let failures = Arrivals<String>()
