@@ -22,8 +22,9 @@ struct EventsDemo {
     case .run(let demos, let seed):
       DemoLog.startClock()
       var passed = 0
-      for demo in demos where await demo.run(seed: seed) {
-        passed += 1
+      for demo in demos {
+        let verified = await demo.run(seed: seed)
+        if verified { passed += 1 }
       }
       if demos.count > 1 {
         let elapsed = String(format: "%.0f", DemoLog.elapsedMilliseconds)
@@ -63,7 +64,7 @@ enum DemoName: String, CaseIterable {
 }
 
 /// What the command line asks for.
-enum Command: Equatable {
+enum Command {
   case help
   case run([DemoName], seed: UInt64)
 

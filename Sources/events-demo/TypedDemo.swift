@@ -119,6 +119,7 @@ enum TypedDemo {
           "a.txt on main actor", "b.txt on main actor", "c.txt on main actor",
         ],
       "the consumer got every value, in post order, on the main actor")
+    // It has stopped after 3 values unless the wait timed out: then it must not linger.
     consumer.cancel()
   }
 
