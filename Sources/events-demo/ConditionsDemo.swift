@@ -1,0 +1,231 @@
+import Events
+import Foundation
+
+/// `conditions`: IRNotificationReceiver's demo. Three simulated requests (profile, friends,
+/// messages) answer on background queues after a random latency; a receiver counts their
+/// success notifications and reports once all three have arrived, whatever the order, and a
+/// failed request is ignored so that the round still ends.
+enum ConditionsDemo {
+  @MainActor
+  static func run(seed: UInt64) async -> Bool {
+    let report = DemoReport(
+      name: "conditions",
+      title: "act once three requests have all arrived (EventConditions)", scenarios: 4)
+    let run = ConditionsRun(seed: seed)
+    await report.scenario("sequential: each request starts when the previous one succeeded") {
+      await run.sequential(report)
+    }
+    await report.scenario("concurrent: all three start at once and finish in any order") {
+      await run.concurrent(report)
+    }
+    await report.scenario("failing: friends fails and is ignored, so the round still completes") {
+      await run.failing(report)
+    }
+    await report.scenario("mixed: profile first, then friends and messages together") {
+      await run.mixed(report)
+    }
+    return report.finish()
+  }
+}
+
+/// The receiver, the simulated API and what they report, shared by the four runs.
+///
+/// The receiver repeats (the default): each completion re-arms the three conditioners, so the
+/// same receiver serves every run, like a screen whose refresh button can be pressed again.
+@MainActor
+private final class ConditionsRun {
+  private var random: SeededGenerator
+  private let seed: UInt64
+  private let receiver = NotificationReceiver()
+  private let api: SimulatedAPI
+  /// The time of each completion, in milliseconds since the start.
+  private let verifications = Arrivals<Double>()
+  private let ignored = Arrivals<String>()
+  private let subscriptions = SubscriptionBag()
+
+  init(seed: UInt64) {
+    self.seed = seed
+    random = SeededGenerator(seed: seed)
+    let center = NotificationCenter()
+    api = SimulatedAPI(center: center)
+    for request in Request.allCases {
+      receiver.add(NotificationConditioner(request.notification.rawValue))
+      receiver.listen(to: request.notification, center: center).store(in: subscriptions)
+    }
+    receiver.onVerified { [verifications] in
+      DemoLog.event("receiver: all three have arrived")
+      verifications.record(DemoLog.elapsedMilliseconds)
+    }.store(in: subscriptions)
+    receiver.onIgnored { [ignored] name in
+      DemoLog.event("receiver: \(name) ignored")
+      ignored.record(name)
+    }.store(in: subscriptions)
+  }
+
+  func sequential(_ report: DemoReport) async {
+    let latency = drawLatencies()
+    let api = api
+    let total = latency[.profile]! + latency[.friends]! + latency[.messages]!
+    let elapsed = await round(report) {
+      api.request(.profile, latency: latency[.profile]!) {
+        api.request(.friends, latency: latency[.friends]!) {
+          api.request(.messages, latency: latency[.messages]!)
+        }
+      }
+    }
+    guard let elapsed else { return }
+    DemoLog.event("sequential: all three arrived after \(elapsed) ms; latencies sum to \(total) ms")
+    report.check(
+      api.arrivals.all.suffix(3) == [.profile, .friends, .messages],
+      "the successes arrived as profile, friends, messages")
+    report.check(elapsed >= total, "it took at least the sum of the latencies (\(total) ms)")
+  }
+
+  func concurrent(_ report: DemoReport) async {
+    let latency = drawLatencies()
+    let api = api
+    let slowest = latency.values.max()!
+    let elapsed = await round(report) {
+      for request in Request.allCases {
+        api.request(request, latency: latency[request]!)
+      }
+    }
+    guard let elapsed else { return }
+    DemoLog.event("concurrent: all three arrived after \(elapsed) ms; slowest \(slowest) ms")
+    report.check(
+      Set(api.arrivals.all.suffix(3)) == Set(Request.allCases),
+      "each request arrived once, in the order their latencies allowed")
+    report.check(elapsed >= slowest, "it took at least the slowest latency (\(slowest) ms)")
+  }
+
+  func failing(_ report: DemoReport) async {
+    let latency = drawLatencies()
+    let api = api
+    let arrivalsBefore = api.arrivals.count
+    let elapsed = await round(report) {
+      for request in Request.allCases {
+        api.request(request, latency: latency[request]!, fails: request == .friends)
+      }
+    }
+    guard let elapsed else { return }
+    DemoLog.event("failing: two arrived and one was ignored after \(elapsed) ms")
+    report.check(
+      ignored.all == [Request.friends.notification.rawValue],
+      "the receiver heard of the ignored friends request through onIgnored")
+    report.check(
+      Set(api.arrivals.all.dropFirst(arrivalsBefore)) == [.profile, .messages],
+      "it completed with two successes and one ignore")
+  }
+
+  func mixed(_ report: DemoReport) async {
+    let latency = drawLatencies()
+    let api = api
+    let expected = latency[.profile]! + max(latency[.friends]!, latency[.messages]!)
+    let elapsed = await round(report) {
+      api.request(.profile, latency: latency[.profile]!) {
+        api.request(.friends, latency: latency[.friends]!)
+        api.request(.messages, latency: latency[.messages]!)
+      }
+    }
+    guard let elapsed else { return }
+    DemoLog.event(
+      "mixed: all three arrived after \(elapsed) ms; profile + slower other: \(expected) ms")
+    report.check(api.arrivals.all.suffix(3).first == .profile, "profile arrived first")
+    report.check(elapsed >= expected, "it took at least \(expected) ms")
+  }
+
+  /// Starts one round and waits, with a bound, for the receiver to report it complete.
+  ///
+  /// - Returns: The milliseconds from the start to the completion, or `nil` if it did not
+  ///   complete in time.
+  private func round(_ report: DemoReport, start: () -> Void) async -> Int? {
+    let completionsBefore = verifications.count
+    let startedAt = DemoLog.elapsedMilliseconds
+    start()
+    let completed = await verifications.wait(for: completionsBefore + 1)
+    report.check(completed, "the receiver reported all three arrived")
+    guard completed, let verifiedAt = verifications.all.last else { return nil }
+    report.check(
+      verifications.count == completionsBefore + 1, "it reported the round exactly once")
+    report.check(
+      !receiver.isVerified && Request.allCases.allSatisfy { receiver.remaining($0.name) == 1 },
+      "the receiver re-armed all three conditioners for the next round")
+    // Whole milliseconds: the clock reads a little after the timers fire, never before.
+    return Int(verifiedAt - startedAt)
+  }
+
+  /// Draws the next latency of each request, 40 to 160 ms, and shows them.
+  private func drawLatencies() -> [Request: Int] {
+    var latency: [Request: Int] = [:]
+    for request in Request.allCases {
+      latency[request] = Int.random(in: 40...160, using: &random)
+    }
+    let list = Request.allCases.map { "\($0) \(latency[$0]!) ms" }.joined(separator: ", ")
+    DemoLog.event("latencies (seed \(seed)): \(list)")
+    return latency
+  }
+}
+
+/// The three requests of IRNotificationReceiver's demo.
+private enum Request: String, CaseIterable, Sendable {
+  case profile, friends, messages
+
+  /// The notification posted when the request succeeds.
+  var notification: Notification.Name {
+    switch self {
+    case .profile: Notification.Name("GetUserProfileSuccessNotification")
+    case .friends: Notification.Name("GetFriendsSuccessNotification")
+    case .messages: Notification.Name("GetMessagesSuccessNotification")
+    }
+  }
+
+  /// The conditioner's name: the notification's raw value, as `listen(to:)` counts it.
+  var name: String { notification.rawValue }
+
+  /// The background queue the request answers on.
+  var queue: DispatchQueue {
+    switch self {
+    case .profile: Self.queues.profile
+    case .friends: Self.queues.friends
+    case .messages: Self.queues.messages
+    }
+  }
+
+  private static let queues = (
+    profile: ExecutionContext.queue("api.profile"),
+    friends: ExecutionContext.queue("api.friends"),
+    messages: ExecutionContext.queue("api.messages")
+  )
+}
+
+/// Answers requests after a latency, on the request's queue, by posting its success
+/// notification, or on failure by ignoring it in every receiver (it knows no receiver).
+private final class SimulatedAPI: Sendable {
+  private let center: NotificationCenter
+  /// The requests that succeeded, in the order their notifications were posted.
+  let arrivals = Arrivals<Request>()
+
+  init(center: NotificationCenter) {
+    self.center = center
+  }
+
+  /// Starts `request`; it answers after `latency` milliseconds, then runs `next`.
+  func request(
+    _ request: Request, latency: Int, fails: Bool = false,
+    then next: @escaping @Sendable () -> Void = {}
+  ) {
+    DemoLog.event("GET /\(request) (answers in \(latency) ms)")
+    // The latency is simulated by a timer on the request's queue, never by a sleep.
+    request.queue.asyncAfter(deadline: .now() + .milliseconds(latency)) { [self] in
+      if fails {
+        DemoLog.event("\(request) failed: NotificationReceiver.ignore(\"\(request.name)\")")
+        NotificationReceiver.ignore(request.name)
+      } else {
+        DemoLog.event("\(request) loaded: post \(request.name)")
+        arrivals.record(request)
+        center.post(name: request.notification, object: nil)
+      }
+      next()
+    }
+  }
+}

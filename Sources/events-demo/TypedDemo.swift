@@ -1,0 +1,267 @@
+import Events
+import Foundation
+
+/// `typed`: EventTyped's typed events, IZEvent-style: method observers, tuple payloads, a
+/// queue-delivered event, an async-stream consumer, and a gate that holds posts until it opens.
+enum TypedDemo {
+  @MainActor
+  static func run() async -> Bool {
+    let report = DemoReport(
+      name: "typed",
+      title: "typed events, tuple payloads, queues, async streams and gates (EventTyped)",
+      scenarios: 5)
+    await report.scenario("method observers on an Event<Void>, one registration per observer") {
+      methodObservers(report)
+    }
+    await report.scenario("a tuple payload reaches a method and a static function by position") {
+      tuplePayloads(report)
+    }
+    await report.scenario("a queue-delivered event and a main-actor event") {
+      await deliveries(report)
+    }
+    await report.scenario("an async-stream consumer on the main actor") {
+      await asyncStream(report)
+    }
+    await report.scenario("a gate holds posts until it opens, then delivers them in order") {
+      gate(report)
+    }
+    return report.finish()
+  }
+
+  @MainActor
+  private static func methodObservers(_ report: DemoReport) {
+    let started = Arrivals<String>()
+    let list = StatusView("download list", calls: started)
+    let badge = StatusView("badge", calls: started)
+    Downloads.didStart.register(list, function: StatusView.downloadDidStart)
+    Downloads.didStart.register(badge, function: StatusView.downloadDidStart)
+    DemoLog.event("post Downloads.didStart")
+    Downloads.didStart.post()
+    Downloads.didStart.register(list, function: StatusView.downloadDidStart)
+    DemoLog.event("download list registers again: replaced and moved to the end")
+    DemoLog.event("post Downloads.didStart")
+    Downloads.didStart.post()
+    report.check(
+      started.all == ["download list", "badge", "badge", "download list"],
+      "each observer ran once per post; re-registering moved the list after the badge")
+    report.check(
+      Downloads.didStart.observerCount == 2, "2 registrations: registering again added none")
+  }
+
+  @MainActor
+  private static func tuplePayloads(_ report: DemoReport) {
+    let shown = Arrivals<String>()
+    var list: DownloadList? = DownloadList(shown: shown)
+    weak let releasedList = list
+    Downloads.didFinish.register(list!, function: DownloadList.show)
+    Downloads.didFinish.register(Analytics.self, function: Analytics.logDownload)
+    DemoLog.event("post Downloads.didFinish(\"report.pdf\", 48213)")
+    Downloads.didFinish.post("report.pdf", 48_213)
+    report.check(Downloads.didFinish.observerCount == 2, "2 registrations: a list and a type")
+    list = nil
+    DemoLog.event("download list released (no unregister)")
+    DemoLog.event("post Downloads.didFinish(\"photo.heic\", 2051337)")
+    Downloads.didFinish.post("photo.heic", 2_051_337)
+    report.check(releasedList == nil, "the event did not keep the list alive")
+    report.check(
+      shown.all == ["report.pdf 48213"] && Analytics.logged.all == ["report.pdf", "photo.heic"],
+      "both got (String, Int) as two parameters; the released list got nothing more")
+    report.check(
+      Downloads.didFinish.observerCount == 1, "the released list no longer counts")
+  }
+
+  @MainActor
+  private static func deliveries(_ report: DemoReport) async {
+    let progress = Arrivals<String>()
+    let bar = ProgressBar(progress: progress)
+    Downloads.progress.register(bar) { bar, update in bar.show(update) }
+    for percent in [25, 50, 100] {
+      Downloads.progress.post((file: "report.pdf", percent: percent))
+      DemoLog.event("posted progress \(percent)%; post returned at once")
+    }
+    let arrived = await progress.wait(for: 3)
+    report.check(
+      arrived
+        && progress.all == [
+          "25% on typed.progress", "50% on typed.progress",
+          "100% on typed.progress",
+        ],
+      "the labelled-tuple payloads ran on typed.progress, in post order")
+
+    let failures = Arrivals<String>()
+    let alert = AlertPresenter(failures: failures)
+    Downloads.didFail.register(alert, function: AlertPresenter.present)
+    Network.queue.async {
+      DemoLog.event("post Downloads.didFail(\"video.mov\") from the network queue")
+      Downloads.didFail.post("video.mov")
+    }
+    let failed = await failures.wait(for: 1)
+    report.check(
+      failed && failures.all == ["video.mov on main actor"],
+      "the .mainActor event's observer ran on the main actor, not on typed.network")
+  }
+
+  @MainActor
+  private static func asyncStream(_ report: DemoReport) async {
+    let consumed = Arrivals<String>()
+    // `values` is read here, before the posts, so the consumer misses none of them.
+    let consumer = consume(Downloads.didFinish.values, count: 3, into: consumed)
+    Network.queue.async {
+      for (file, bytes) in [("a.txt", 120), ("b.txt", 4_096), ("c.txt", 65_536)] {
+        DemoLog.event("post Downloads.didFinish(\"\(file)\", \(bytes))")
+        Downloads.didFinish.post(file, bytes)
+      }
+    }
+    let arrived = await consumed.wait(for: 3)
+    report.check(
+      arrived
+        && consumed.all == [
+          "a.txt on main actor", "b.txt on main actor", "c.txt on main actor",
+        ],
+      "the consumer got every value, in post order, on the main actor")
+    // It has stopped after 3 values unless the wait timed out: then it must not linger.
+    consumer.cancel()
+  }
+
+  /// Starts a main-actor task that reads `count` values of `stream`.
+  @MainActor
+  private static func consume(
+    _ stream: AsyncStream<(String, Int)>, count: Int, into consumed: Arrivals<String>
+  ) -> Task<Void, Never> {
+    Task { @MainActor in
+      for await (file, bytes) in stream.prefix(count) {
+        DemoLog.event("for await got \(file), \(bytes) bytes")
+        consumed.record("\(file) on \(ExecutionContext.current)")
+      }
+    }
+  }
+
+  @MainActor
+  private static func gate(_ report: DemoReport) {
+    let online = Gate()
+    let delivered = Arrivals<String>()
+    let outbox = Outbox(delivered: delivered)
+    Chat.send.register(outbox, function: Outbox.send)
+    Chat.read.register(outbox, function: Outbox.markRead)
+    DemoLog.event("offline: post send(\"hello\"), read(7), send(\"are you there?\") when online")
+    Chat.send.post("hello", when: online)
+    Chat.read.post(7, when: online)
+    Chat.send.post("are you there?", when: online)
+    report.check(delivered.count == 0, "nothing was delivered while the gate was closed")
+    DemoLog.event("online.open()")
+    online.open()
+    report.check(
+      delivered.all == ["send hello", "read 7", "send are you there?"],
+      "opening delivered the 3 held posts once, in post order, across both events")
+    DemoLog.event("post send(\"back!\") when online")
+    Chat.send.post("back!", when: online)
+    report.check(delivered.all.last == "send back!", "with the gate open a post passes at once")
+  }
+}
+
+/// The events of a download manager, declared where they are posted.
+private enum Downloads {
+  static let didStart = Event<Void>()
+  static let didFinish = Event<(String, Int)>()
+  static let progress = Event<(file: String, percent: Int)>(
+    delivery: .queue(ExecutionContext.queue("typed.progress")))
+  static let didFail = Event<String>(delivery: .mainActor)
+}
+
+/// The background queue the simulated network posts from.
+private enum Network {
+  static let queue = ExecutionContext.queue("typed.network")
+}
+
+/// A view that shows that a download started.
+private final class StatusView {
+  let name: String
+  private let calls: Arrivals<String>
+
+  init(_ name: String, calls: Arrivals<String>) {
+    self.name = name
+    self.calls = calls
+  }
+
+  func downloadDidStart() {
+    DemoLog.event("\(name): a download started")
+    calls.record(name)
+  }
+}
+
+/// Lists finished downloads; its method takes the payload's two elements.
+private final class DownloadList {
+  private let shown: Arrivals<String>
+
+  init(shown: Arrivals<String>) {
+    self.shown = shown
+  }
+
+  func show(_ file: String, _ bytes: Int) {
+    DemoLog.event("download list shows \(file) (\(bytes) bytes)")
+    shown.record("\(file) \(bytes)")
+  }
+}
+
+/// Registered as a type, with a static function: no instance to keep alive.
+private enum Analytics {
+  static let logged = Arrivals<String>()
+
+  static func logDownload(_ file: String, _ bytes: Int) {
+    DemoLog.event("Analytics.logDownload(\(file), \(bytes))")
+    logged.record(file)
+  }
+}
+
+/// Follows progress on the event's queue.
+private final class ProgressBar: Sendable {
+  private let progress: Arrivals<String>
+
+  init(progress: Arrivals<String>) {
+    self.progress = progress
+  }
+
+  func show(_ update: (file: String, percent: Int)) {
+    DemoLog.event("progress bar: \(update.file) \(update.percent)%")
+    progress.record("\(update.percent)% on \(ExecutionContext.current)")
+  }
+}
+
+/// Presents failures; the event delivers on the main actor.
+private final class AlertPresenter {
+  private let failures: Arrivals<String>
+
+  init(failures: Arrivals<String>) {
+    self.failures = failures
+  }
+
+  func present(_ file: String) {
+    DemoLog.event("alert: \(file) failed to download")
+    failures.record("\(file) on \(ExecutionContext.current)")
+  }
+}
+
+/// What a chat screen asks to send.
+private enum Chat {
+  static let send = Event<String>()
+  static let read = Event<Int>()
+}
+
+/// Sends chat messages and read receipts once the connection is up.
+private final class Outbox {
+  private let delivered: Arrivals<String>
+
+  init(delivered: Arrivals<String>) {
+    self.delivered = delivered
+  }
+
+  func send(_ text: String) {
+    DemoLog.event("outbox sends \"\(text)\"")
+    delivered.record("send \(text)")
+  }
+
+  func markRead(_ message: Int) {
+    DemoLog.event("outbox marks message \(message) read")
+    delivered.record("read \(message)")
+  }
+}

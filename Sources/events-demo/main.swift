@@ -1,3 +1,0 @@
-import Events
-
-print("events-demo")
