@@ -1,0 +1,4 @@
+/// `NotificationReceiver.check` arrivals: added once EventConditions is merged.
+func conditionsCases() -> [BenchmarkCase] {
+  []
+}
