@@ -34,8 +34,10 @@ import EventCore
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
-/// ``notify(_:_:)-swift.method`` closure. No method waits for another thread: there are no
-/// dispatch barriers and no observer code runs while a lock is held.
+/// ``notify(_:_:)-swift.method`` closure. There are no dispatch barriers and no observer code
+/// runs while a lock is held. The one wait is deliberate: unregistering an observer whose call
+/// is running on another thread waits for that call to return (unless you unregister from
+/// inside a notification), so once `unregister` returns the observer is not being called.
 public final class Broadcaster: Sendable {
   /// The broadcaster behind the static methods.
   ///

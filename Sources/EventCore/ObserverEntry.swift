@@ -36,8 +36,12 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
 
   /// A registration that holds `observer` weakly and hands it to `handler` while it lives.
   ///
-  /// - Parameter keyed: Whether the list keeps one registration per observer: inserting another
-  ///   keyed entry for the same object replaces this one.
+  /// - Parameters:
+  ///   - observer: The object handed to `handler`, held weakly.
+  ///   - keyed: Whether the list keeps one registration per observer: inserting another keyed
+  ///     entry for the same object replaces this one.
+  ///   - delivery: Where `handler` runs.
+  ///   - handler: Called with the observer and the payload while the observer lives.
   package init<Observer: AnyObject>(
     observer: Observer, keyed: Bool, delivery: Delivery,
     handler: @escaping (Observer, Payload) -> Void

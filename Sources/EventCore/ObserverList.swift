@@ -61,9 +61,12 @@ package final class ObserverList<Payload>: Sendable {
 
   /// Registers `entry` and returns the token that ends it.
   ///
-  /// - Parameter retainedByEntry: `true` for registrations that last as long as their observer
-  ///   (the caller may drop the token); `false` for token-held registrations, which end when the
-  ///   token is released.
+  /// - Parameters:
+  ///   - entry: The registration to insert.
+  ///   - retainedByEntry: `true` for registrations that last as long as their observer (the
+  ///     caller may drop the token); `false` for token-held registrations, which end when the
+  ///     token is released.
+  /// - Returns: The token whose `cancel()` ends the registration.
   package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
     let subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
       guard let self, let entry else { return }

@@ -1,4 +1,3 @@
-
 /// A switch that holds posts while closed and releases them, in order, when it opens.
 ///
 /// Post with ``Event/post(_:when:)-(Payload,_)`` to deliver a payload only once a condition

@@ -1,6 +1,7 @@
-@testable import EventCore
 import EventTestSupport
 import Testing
+
+@testable import EventCore
 
 private func subscribe(
   _ list: ObserverList<Int>, delivery: Delivery, _ handler: @escaping @Sendable (Int) -> Void
@@ -111,5 +112,31 @@ struct DeliveryTests {
     #expect(log.values == Array(0..<10))
     #expect(offMain.count == 0)
     withExtendedLifetime(token) {}
+  }
+}
+
+@Suite("Re-registration")
+struct ReRegistrationTests {
+  @Test("re-registering an observer with a delivery queued reaches neither handler")
+  func reRegistrationDropsQueuedDelivery() {
+    let queue = DispatchQueue(label: "re-registration")
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    let observer = Tracked()
+    func register(_ label: String) {
+      let entry = ObserverEntry<Int>(observer: observer, keyed: true, delivery: .queue(queue)) {
+        _, value in log.record("\(label):\(value)")
+      }
+      _ = list.subscribe(entry, retainedByEntry: true)
+    }
+    register("old")
+    let hold = Signal()
+    queue.async { _ = hold.wait() }
+    list.post(1)
+    register("new")
+    list.post(2)
+    hold.fire()
+    #expect(drain(queue))
+    #expect(log.values == ["new:2"])
   }
 }

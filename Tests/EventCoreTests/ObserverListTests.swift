@@ -1,6 +1,7 @@
-@testable import EventCore
 import EventTestSupport
 import Testing
+
+@testable import EventCore
 
 /// An observer class for keyed, weakly held registrations.
 private final class Listener: Sendable {

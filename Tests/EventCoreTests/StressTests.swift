@@ -1,7 +1,8 @@
-@testable import EventCore
 import EventTestSupport
 import Synchronization
 import Testing
+
+@testable import EventCore
 
 @Suite("Core stress")
 struct CoreStressTests {

@@ -4,6 +4,7 @@ import EventCore
 public final class Recorder<Value: Sendable>: Sendable {
   private let storage = Lock<[Value]>([])
 
+  /// Creates an empty log.
   public init() {}
 
   /// Appends `value`.

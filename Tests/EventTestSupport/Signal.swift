@@ -5,6 +5,7 @@ public import Dispatch
 public final class Signal: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
 
+  /// Creates a signal that has not fired.
   public init() {}
 
   /// Signals one waiter.

@@ -1,0 +1,197 @@
+/// The rules of a ``NotificationReceiver``, as a plain value: which conditioners it holds, what
+/// each has received this round, and whether the set is verified.
+///
+/// Every mutating method returns what the caller has to do (tell handlers, resume waiters)
+/// instead of doing it, so the receiver can run the machine under its lock and act after
+/// releasing it, and the rules can be tested without threads.
+///
+/// The `verified` flag is the receiver's announced state:
+/// - latched (`repeats == false`): set by a completion, cleared only by `reset()`;
+/// - repeating: set after a completion only when the re-armed set is still satisfied (it is
+///   made of shared conditioners that a re-arm cannot reset), and cleared as soon as the set is
+///   no longer satisfied, so the next completion is a new transition.
+struct ConditionsStateMachine: Sendable {
+  /// Where a conditioner's count comes from.
+  enum Source: Equatable, Sendable {
+    /// Arrivals checked on this receiver, re-armed every round.
+    case local
+    /// The count of a ``SharedConditioners`` registry, identified by its `id`; never re-armed
+    /// by the receiver.
+    case shared(registry: UInt64)
+  }
+
+  struct Conditioner: Equatable, Sendable {
+    let minCount: Int
+    let ignorable: Bool
+    let source: Source
+    /// Local: arrivals this round, capped at `minCount` (surplus is not carried over).
+    /// Shared: the registry's count.
+    var count: Int
+    /// The registry's version of `count`, so a stale update never overwrites a newer one.
+    var version: UInt64
+    /// Ignored in this round.
+    var isIgnored = false
+
+    var isSatisfied: Bool { isIgnored || count >= minCount }
+    var remaining: Int { isIgnored ? 0 : max(0, minCount - count) }
+  }
+
+  /// What an arrival or an evaluation produced.
+  struct Evaluation: Equatable, Sendable {
+    /// What `check` returns: with repeats, whether this call completed the set; latched,
+    /// whether the set is verified after it.
+    var isVerified: Bool
+    /// Whether the set went from unverified to verified: `onVerified` handlers and waiters
+    /// are due.
+    var didComplete: Bool
+
+    static let none = Evaluation(isVerified: false, didComplete: false)
+  }
+
+  /// What an ignore produced.
+  struct IgnoreOutcome: Equatable, Sendable {
+    /// Whether the ignore was applied: `onIgnored` handlers are due.
+    var isAccepted: Bool
+    /// Whether it completed the set: `onVerified` handlers and waiters are due.
+    var didComplete: Bool
+  }
+
+  private(set) var conditioners: [String: Conditioner] = [:]
+  private(set) var repeats: Bool
+  var isEnabled = true
+  private var verified = false
+
+  init(repeats: Bool) {
+    self.repeats = repeats
+  }
+
+  /// Whether every conditioner is met in this round. An empty set waits for nothing and is
+  /// never verified.
+  private var isSatisfied: Bool {
+    !conditioners.isEmpty && conditioners.values.allSatisfy(\.isSatisfied)
+  }
+
+  /// Whether an evaluation now would find the set verified: latched, or every conditioner met.
+  var isVerified: Bool { verified || isSatisfied }
+
+  func contains(_ name: String) -> Bool {
+    conditioners[name] != nil
+  }
+
+  /// Units `name` still needs in this round; 0 when met, ignored, or not in the set.
+  func remaining(_ name: String) -> Int {
+    conditioners[name]?.remaining ?? 0
+  }
+
+  /// Adds a conditioner. Does not evaluate.
+  ///
+  /// - Returns: `false`, changing nothing, when the name is already in the set.
+  mutating func add(
+    _ name: String, minCount: Int, ignorable: Bool, source: Source = .local, count: Int = 0,
+    version: UInt64 = 0
+  ) -> Bool {
+    guard conditioners[name] == nil else { return false }
+    conditioners[name] = Conditioner(
+      minCount: minCount, ignorable: ignorable, source: source, count: count, version: version)
+    normalize()
+    return true
+  }
+
+  /// Removes a conditioner, if present. Does not evaluate.
+  mutating func remove(_ name: String) {
+    conditioners[name] = nil
+    normalize()
+  }
+
+  /// Changes `repeats`. Turning it on while latched re-arms, as a completing arrival would
+  /// have, so the receiver does not stay stuck in a verified state nothing can leave.
+  mutating func setRepeats(_ newValue: Bool) {
+    if newValue && !repeats && verified {
+      rearm()
+      verified = isSatisfied
+    }
+    repeats = newValue
+    normalize()
+  }
+
+  /// One arrival of `name`: consumes a unit of a local conditioner of that name, then
+  /// evaluates. A shared or unknown name consumes nothing and only evaluates.
+  mutating func arrive(_ name: String) -> Evaluation {
+    guard isEnabled else { return .none }
+    if var conditioner = conditioners[name], conditioner.source == .local {
+      conditioner.count = min(conditioner.count + 1, conditioner.minCount)
+      conditioners[name] = conditioner
+    }
+    return evaluate()
+  }
+
+  /// Marks an ignorable conditioner met for this round, then evaluates.
+  ///
+  /// Dropped while disabled, and refused for a name not in the set or not ignorable.
+  mutating func ignore(_ name: String) -> IgnoreOutcome {
+    guard isEnabled, var conditioner = conditioners[name], conditioner.ignorable else {
+      return IgnoreOutcome(isAccepted: false, didComplete: false)
+    }
+    conditioner.isIgnored = true
+    conditioners[name] = conditioner
+    return IgnoreOutcome(isAccepted: true, didComplete: evaluate().didComplete)
+  }
+
+  /// Takes a registry's new count for a shared conditioner, then evaluates when enabled.
+  ///
+  /// - Returns: Whether the update completed the set.
+  mutating func updateShared(
+    _ name: String, registry: UInt64, count: Int, version: UInt64
+  ) -> Bool {
+    guard var conditioner = conditioners[name], conditioner.source == .shared(registry: registry),
+      version > conditioner.version
+    else { return false }
+    conditioner.count = count
+    conditioner.version = version
+    conditioners[name] = conditioner
+    guard isEnabled else {
+      normalize()
+      return false
+    }
+    return evaluate().didComplete
+  }
+
+  /// Re-arms every conditioner and ends a latched verification. Shared counts are the
+  /// registry's and stay, so a set of met shared conditioners stays verified.
+  mutating func reset() {
+    rearm()
+    verified = isSatisfied
+  }
+
+  private mutating func evaluate() -> Evaluation {
+    let satisfied = isSatisfied
+    if !repeats {
+      if verified { return Evaluation(isVerified: true, didComplete: false) }
+      guard satisfied else { return .none }
+      verified = true
+      return Evaluation(isVerified: true, didComplete: true)
+    }
+    guard satisfied else {
+      verified = false
+      return .none
+    }
+    guard !verified else { return .none }
+    rearm()
+    verified = isSatisfied
+    return Evaluation(isVerified: true, didComplete: true)
+  }
+
+  /// Starts a new round: local counts to zero, ignores cleared.
+  private mutating func rearm() {
+    for (name, var conditioner) in conditioners {
+      conditioner.isIgnored = false
+      if conditioner.source == .local { conditioner.count = 0 }
+      conditioners[name] = conditioner
+    }
+  }
+
+  /// Keeps "repeating and verified implies satisfied" after a change that may unmeet the set.
+  private mutating func normalize() {
+    if repeats && verified && !isSatisfied { verified = false }
+  }
+}

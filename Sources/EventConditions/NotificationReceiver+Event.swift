@@ -1,0 +1,28 @@
+public import EventTyped
+
+extension NotificationReceiver {
+  /// Counts each value that `event` delivers as one arrival of `name`.
+  ///
+  /// Each delivery is handled exactly as ``check(_:)`` would be, on the thread the event's
+  /// delivery names; the payload itself is not looked at.
+  ///
+  /// ```swift
+  /// enum Sync {
+  ///   static let didFetchPage = Event<Int>()
+  /// }
+  ///
+  /// let receiver = NotificationReceiver()
+  /// receiver.add(NotificationConditioner("pages", minCount: 3))
+  /// let counting = receiver.listen(to: Sync.didFetchPage, as: "pages")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - event: The event whose posts to count.
+  ///   - name: The conditioner each post counts for.
+  /// - Returns: A subscription that keeps counting: cancel or release it to stop. It holds the
+  ///   receiver weakly.
+  /// - Complexity: O(1) per registration. Thread-safe.
+  public func listen<P>(to event: Event<P>, as name: String) -> Subscription {
+    event.subscribe { [weak self] _ in self?.check(name) }
+  }
+}

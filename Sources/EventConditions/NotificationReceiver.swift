@@ -1,0 +1,287 @@
+public import EventCore
+
+/// Waits for several events, in any order and from any thread, then tells you once they have
+/// all arrived.
+///
+/// Give the receiver one ``NotificationConditioner`` per thing to wait for, count arrivals
+/// with ``check(_:)`` (or let ``listen(to:center:object:)`` count them), and act in
+/// ``onVerified(_:)`` or after ``verified()``:
+///
+/// ```swift
+/// let receiver = NotificationReceiver()
+/// receiver.add(NotificationConditioner("profile"))
+/// receiver.add(NotificationConditioner("friends"))
+/// receiver.add(NotificationConditioner("messages", minCount: 3))
+/// let token = receiver.onVerified { print("everything loaded") }
+///
+/// receiver.check("profile")
+/// receiver.check("friends")
+/// for _ in 0..<3 { receiver.check("messages") }  // prints "everything loaded"
+/// ```
+///
+/// ### Rounds
+/// The set is verified when every conditioner has had `minCount` arrivals, or was ignored,
+/// in the current round.
+/// - With ``repeats`` `== true` (the default) the completing arrival fires `onVerified` once
+///   and re-arms every conditioner for the next round; arrivals beyond a conditioner's
+///   `minCount` are not carried into it.
+/// - With ``repeats`` `== false` the receiver latches: it stays verified until ``reset()``,
+///   and `onVerified` fires once per completion, not on each later arrival.
+///
+/// `onVerified` fires on the transition to verified only: a set that stays verified (latched,
+/// or made only of shared conditioners, which a re-arm cannot reset) does not fire again until
+/// it has been unverified and completed anew. An empty set waits for nothing and is never
+/// verified.
+///
+/// Adding or removing a conditioner does not evaluate the set; the next arrival, ignore, or
+/// ``check(_:)`` of any name does.
+///
+/// ### Threading
+/// Every member is thread-safe: arrivals from many threads at once are counted exactly, each
+/// under the receiver's lock. Handlers run on the thread whose call caused them, after the
+/// lock is released, so a handler may call back into the receiver.
+public final class NotificationReceiver: Sendable {
+  typealias Waiter = CheckedContinuation<Void, Never>
+
+  struct State: Sendable {
+    var machine: ConditionsStateMachine
+    var waiters = VerifiedWaiters<Waiter>()
+    /// The ids of the registries this receiver already follows.
+    var followedRegistries: Set<UInt64> = []
+  }
+
+  let state: Lock<State>
+  private let verifiedHandlers = ObserverList<Void>()
+  private let ignoredHandlers = ObserverList<String>()
+
+  /// Creates a receiver with no conditioners.
+  ///
+  /// - Parameter repeats: Whether a completion re-arms the set for another round (`true`, the
+  ///   default) or latches it until ``reset()`` (`false`).
+  public init(repeats: Bool = true) {
+    state = Lock(State(machine: ConditionsStateMachine(repeats: repeats)))
+    ReceiverDirectory.register(self)
+  }
+
+  deinit {
+    ReceiverDirectory.unregister(self)
+  }
+
+  /// Whether a completion re-arms every conditioner (`true`, the default) or latches the
+  /// receiver until ``reset()`` (`false`).
+  ///
+  /// Turning `repeats` on while latched re-arms the set, as a completing arrival would have.
+  /// Thread-safe.
+  public var repeats: Bool {
+    get { state.withLock { $0.machine.repeats } }
+    set { state.withLock { $0.machine.setRepeats(newValue) } }
+  }
+
+  /// Whether arrivals and ignores are taken into account; `true` by default.
+  ///
+  /// While `false`, arrivals and ignores are dropped and nothing fires: ``check(_:)`` consumes
+  /// nothing and returns `false`, and ``ignore(_:)`` does nothing. Counts already made are
+  /// kept, and a shared conditioner keeps reading its registry's count. Thread-safe.
+  public var isEnabled: Bool {
+    get { state.withLock { $0.machine.isEnabled } }
+    set { state.withLock { $0.machine.isEnabled = newValue } }
+  }
+
+  /// Adds a conditioner to the set.
+  ///
+  /// Adding does not evaluate the set. A name already in the set is a programming error: it
+  /// stops the program with a message naming the name, since two conditioners of one name
+  /// could not be told apart by ``check(_:)``.
+  ///
+  /// - Parameters:
+  ///   - conditioner: The name and the number of arrivals per round to wait for.
+  ///   - ignorable: Whether ``ignore(_:)`` may mark it met for a round; `true` by default.
+  ///     An ignore of a conditioner that is not ignorable does nothing.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe.
+  public func add(_ conditioner: NotificationConditioner, ignorable: Bool = true) {
+    let added = state.withLock {
+      $0.machine.add(conditioner.name, minCount: conditioner.minCount, ignorable: ignorable)
+    }
+    precondition(
+      added,
+      "NotificationReceiver.add: a conditioner named \"\(conditioner.name)\" is already in the set")
+  }
+
+  /// Removes the conditioner named `name`, if the set holds one.
+  ///
+  /// Removing does not evaluate the set, and does not end a latched verification.
+  ///
+  /// - Parameter name: The conditioner's name.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe.
+  public func remove(_ name: String) {
+    state.withLock { $0.machine.remove(name) }
+  }
+
+  /// Whether the set holds a conditioner named `name`.
+  ///
+  /// - Parameter name: The name to look up, matched by value.
+  /// - Returns: `true` if a local or shared conditioner of that name is in the set.
+  /// - Complexity: O(1). Thread-safe.
+  public func contains(_ name: String) -> Bool {
+    state.withLock { $0.machine.contains(name) }
+  }
+
+  /// Counts one arrival of `name`, then evaluates the set.
+  ///
+  /// The arrival consumes one unit of the conditioner of that name. A shared conditioner is
+  /// not consumed (its registry counts it: see ``SharedConditioners/arrive(_:)``), and a name
+  /// not in the set consumes nothing; both still evaluate the set. When this arrival completes
+  /// the set, the ``onVerified(_:)`` handlers run, then the ``verified()`` waiters resume,
+  /// before `check` returns.
+  ///
+  /// ```swift
+  /// let receiver = NotificationReceiver()
+  /// receiver.add(NotificationConditioner("a"))
+  /// receiver.add(NotificationConditioner("b"))
+  /// receiver.check("a")  // false
+  /// receiver.check("b")  // true: completed, and re-armed
+  /// receiver.check("a")  // false: a new round
+  /// ```
+  ///
+  /// - Parameter name: The name that arrived.
+  /// - Returns: Whether the set is verified after this arrival. With ``repeats``, `true` only
+  ///   for the completing arrival; latched, `true` for it and for every arrival after it, of
+  ///   any name, in the set or not, until ``reset()``. Always `false` while ``isEnabled`` is
+  ///   `false`.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers run
+  ///   on the calling thread.
+  @discardableResult
+  public func check(_ name: String) -> Bool {
+    let (evaluation, due) = state.withLock { state in
+      let evaluation = state.machine.arrive(name)
+      return (evaluation, evaluation.didComplete ? state.waiters.complete() : [])
+    }
+    if evaluation.didComplete { announceCompletion(resuming: due) }
+    return evaluation.isVerified
+  }
+
+  /// Counts one arrival of `name`, then hands the result to `verify`.
+  ///
+  /// The call shape of IRNotificationReceiver's `checkConditionsWith:verifity:`; the same as
+  /// `verify(check(name))`. While ``isEnabled`` is `false`, `verify` gets `false`.
+  ///
+  /// - Parameters:
+  ///   - name: The name that arrived.
+  ///   - verify: Called once, on the calling thread before this method returns, with what
+  ///     ``check(_:)`` would return, after any ``onVerified(_:)`` handlers have run.
+  public func check(_ name: String, verify: (Bool) -> Void) {
+    verify(check(name))
+  }
+
+  /// Whether the set is verified now.
+  ///
+  /// A pure query: it never consumes an arrival, re-arms, or fires anything. `true` while
+  /// latched, or when every conditioner is met in the current round; with ``repeats``, the
+  /// completing arrival re-arms the set, so it reads `false` right after a completion unless
+  /// the set is made only of met shared conditioners. It reports the state whatever
+  /// ``isEnabled`` is. Thread-safe.
+  public var isVerified: Bool {
+    state.withLock { $0.machine.isVerified }
+  }
+
+  /// The arrivals that `name` still needs in the current round.
+  ///
+  /// - Parameter name: The conditioner's name.
+  /// - Returns: `minCount` minus the arrivals counted this round (for a shared conditioner,
+  ///   minus its registry's count), never below 0; 0 for a conditioner ignored this round, and
+  ///   0 for a name not in the set, which needs nothing.
+  /// - Complexity: O(1). Thread-safe.
+  public func remaining(_ name: String) -> Int {
+    state.withLock { $0.machine.remaining(name) }
+  }
+
+  /// Marks the ignorable conditioner `name` met for the current round, tells the
+  /// ``onIgnored(_:)`` handlers, then evaluates the set (it may complete it).
+  ///
+  /// Use it on the failure path: a request that failed still ends the round. Nothing happens
+  /// when ``isEnabled`` is `false`, when `name` is not in the set, or when its conditioner was
+  /// added with `ignorable: false`: a condition that must not be skipped is not skipped, and
+  /// no handler hears of it. Each accepted ignore is reported, also a repeated one.
+  ///
+  /// - Parameter name: The conditioner's name, matched by value.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers run
+  ///   on the calling thread, `onIgnored` ones before `onVerified` ones.
+  public func ignore(_ name: String) {
+    let (outcome, due) = state.withLock { state in
+      let outcome = state.machine.ignore(name)
+      return (outcome, outcome.didComplete ? state.waiters.complete() : [])
+    }
+    if outcome.isAccepted { ignoredHandlers.post(name) }
+    if outcome.didComplete { announceCompletion(resuming: due) }
+  }
+
+  /// Re-arms every conditioner: counts back to zero, ignores cleared, a latched verification
+  /// ended.
+  ///
+  /// Shared conditioners keep their registry's count (only ``SharedConditioners/reset(_:)``
+  /// re-arms them), so a set of met shared conditioners stays verified. Fires nothing.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe.
+  public func reset() {
+    state.withLock { $0.machine.reset() }
+  }
+
+  /// Calls `handler` each time the set completes.
+  ///
+  /// Handlers run in the order they were added, on the thread whose arrival or ignore
+  /// completed the set, after the receiver's lock is released.
+  ///
+  /// - Parameter handler: The code to run on each completion.
+  /// - Returns: A subscription that keeps the handler registered: cancel or release it to
+  ///   stop. The receiver does not keep it alive.
+  public func onVerified(_ handler: @escaping @Sendable () -> Void) -> Subscription {
+    verifiedHandlers.subscribe(
+      ObserverEntry(delivery: .synchronous) { _ in handler() }, retainedByEntry: false)
+  }
+
+  /// Calls `handler` with the name of each conditioner that ``ignore(_:)`` marks met.
+  ///
+  /// Handlers run in the order they were added, on the ignoring thread, after the receiver's
+  /// lock is released and before any ``onVerified(_:)`` handler that the ignore triggers.
+  ///
+  /// - Parameter handler: The code to run, given the ignored name.
+  /// - Returns: A subscription that keeps the handler registered: cancel or release it to
+  ///   stop.
+  public func onIgnored(_ handler: @escaping @Sendable (String) -> Void) -> Subscription {
+    ignoredHandlers.subscribe(
+      ObserverEntry(delivery: .synchronous, handler: handler), retainedByEntry: false)
+  }
+
+  /// Suspends until the set next completes.
+  ///
+  /// Only a completion after the call counts: a latched receiver that is already verified
+  /// waits for the completion that follows a ``reset()``. Read ``isVerified`` first if that is
+  /// not what you want.
+  ///
+  /// ```swift
+  /// async let loaded: Void = receiver.verified()
+  /// startRequests()
+  /// await loaded
+  /// ```
+  ///
+  /// If the waiting task is cancelled, the call returns at once without a completion; check
+  /// `Task.isCancelled` when that matters. Thread-safe; any number of tasks may wait.
+  public func verified() async {
+    let id = state.withLock { $0.waiters.register() }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: Waiter) in
+        let now = state.withLock { $0.waiters.store(continuation, for: id) }
+        now?.resume()
+      }
+    } onCancel: {
+      let cancelled = state.withLock { $0.waiters.cancel(id) }
+      cancelled?.resume()
+    }
+  }
+
+  /// Runs the `onVerified` handlers, then resumes the waiters, with no lock held.
+  func announceCompletion(resuming due: [Waiter]) {
+    verifiedHandlers.post(())
+    for waiter in due { waiter.resume() }
+  }
+}
