@@ -27,5 +27,6 @@ func format(speedup ratio: Double) -> String {
 func format(allocations: Double?) -> String {
   guard let allocations else { return "n/a" }
   if allocations == 0 { return "0" }
+  if allocations < 0.01 { return String(format: "%.4f", allocations) }
   return format(allocations)
 }

@@ -62,6 +62,7 @@ func checkTargets(_ results: [CaseResult]) -> [TargetCheck] {
 
   let synchronous = [
     "event.subscribe", "event.function", "event.handler", "broadcaster.notify", "receiver.check",
+    "receiver.complete",
   ]
   let allocating = results.filter {
     synchronous.contains($0.family) && ($0.allocationsPerOperation ?? 0) > 0
