@@ -1,0 +1,40 @@
+import Dispatch
+import Events
+
+/// `.queue` delivery: each post enqueues one invocation per observer on a serial queue; the
+/// loop waits until the queue has run them all, so the figure is the throughput of post and
+/// delivery together.
+func queueCases() -> [BenchmarkCase] {
+  observerCounts.flatMap { n -> [BenchmarkCase] in
+    [
+      BenchmarkCase(
+        "queue.dispatch", observers: n,
+        title: "Baseline: DispatchQueue.async of each closure of an array, per post",
+        allocations: .process,
+        body: .loop {
+          let queue = DispatchQueue(label: "events.benchmark.baseline")
+          let handlers = [@Sendable (Int) -> Void](repeating: handler, count: n)
+          return Loop { iterations in
+            for value in 0..<iterations {
+              for handler in handlers { queue.async { handler(value) } }
+            }
+            queue.sync {}
+          }
+        }),
+      BenchmarkCase(
+        "queue.event", observers: n,
+        title: "EventTyped Event(delivery: .queue(q)).post to subscribed closures, until run",
+        allocations: .process, comparisons: Comparisons(array: "queue.dispatch"),
+        body: .loop {
+          let queue = DispatchQueue(label: "events.benchmark.event")
+          let event = Event<Int>(delivery: .queue(queue))
+          let tokens = (0..<n).map { _ in event.subscribe(handler) }
+          return Loop { iterations in
+            for value in 0..<iterations { event.post(value) }
+            queue.sync {}
+            withExtendedLifetime(tokens) {}
+          }
+        }),
+    ]
+  }
+}

@@ -1,0 +1,135 @@
+/// One target of issue 7, checked against the figures of the run.
+struct TargetCheck: Codable, Sendable {
+  let target: String
+  /// `nil` when the run did not include the cases it needs.
+  let met: Bool?
+  let detail: String
+}
+
+/// Checks every target whose cases ran.
+func checkTargets(_ results: [CaseResult]) -> [TargetCheck] {
+  let byID = Dictionary(results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  func family(_ name: String) -> [CaseResult] {
+    results.filter { $0.family == name }.sorted { ($0.observers ?? 0) < ($1.observers ?? 0) }
+  }
+  func ratios(_ name: String, _ column: String) -> [(Int, Double)] {
+    family(name).compactMap { result in
+      result.ratios[column].map { (result.observers ?? 0, $0.value) }
+    }
+  }
+  func everyN(_ target: String, _ name: String, _ column: String, limit: Double) -> TargetCheck {
+    let values = ratios(name, column)
+    let detail = values.map { "N=\($0.0) \(format(ratio: $0.1))" }.joined(separator: ", ")
+    return TargetCheck(
+      target: target, met: values.isEmpty ? nil : values.allSatisfy { $0.1 <= limit },
+      detail: detail.isEmpty ? "not run" : detail)
+  }
+  func ratio(_ target: String, _ id: String, _ column: String, limit: Double) -> TargetCheck {
+    guard let value = byID[id]?.ratios[column]?.value else {
+      return TargetCheck(target: target, met: nil, detail: "not run")
+    }
+    return TargetCheck(
+      target: target, met: value <= limit,
+      detail: "\(format(ratio: value)) (\(format(speedup: value)) faster)")
+  }
+  func below(_ target: String, _ id: String, _ limit: Double) -> TargetCheck {
+    guard let result = byID[id] else {
+      return TargetCheck(target: target, met: nil, detail: "not run")
+    }
+    let median = result.statistic.median
+    return TargetCheck(
+      target: target, met: median < limit,
+      detail: "median \(format(result.statistic.median, unit: result.unit))")
+  }
+
+  var checks: [TargetCheck] = [
+    everyN(
+      "Token-held closures (event.subscribe) within 1.3x of the Mutex closure snapshot at every N",
+      "event.subscribe", "mutex", limit: 1.3),
+    ratio(
+      "event.subscribe at least 5x faster than NotificationCenter at N=1", "event.subscribe/1",
+      "NC", limit: 0.2),
+    ratio(
+      "event.subscribe at least 4x faster than NotificationCenter at N=1000",
+      "event.subscribe/1000", "NC", limit: 0.25),
+    everyN(
+      "register(_:function:) within 1.3x of the weak-box snapshot at every N", "event.function",
+      "weak", limit: 1.3),
+    everyN(
+      "Broadcaster.notify within 1.3x of the weak-box snapshot at every N",
+      "broadcaster.notify", "weak", limit: 1.3),
+  ]
+
+  let synchronous = [
+    "event.subscribe", "event.function", "event.handler", "broadcaster.notify", "receiver.check",
+    "receiver.complete",
+  ]
+  let allocating = results.filter {
+    synchronous.contains($0.family) && ($0.allocationsPerOperation ?? 0) > 0
+  }
+  let counted = results.filter {
+    synchronous.contains($0.family) && $0.allocationsPerOperation != nil
+  }
+  checks.append(
+    TargetCheck(
+      target: "Zero heap allocations per synchronous post (EventTyped, EventBroadcast, "
+        + "EventConditions)",
+      met: counted.isEmpty ? nil : allocating.isEmpty,
+      detail: allocating.isEmpty
+        ? "\(counted.count) cases, all 0"
+        : allocating.map { "\($0.id): \(format(allocations: $0.allocationsPerOperation))" }
+          .joined(separator: ", ")))
+  let raii = family("raii.observe") + family("raii.object")
+  let extra = raii.compactMap { result -> String? in
+    guard let ours = result.allocationsPerOperation,
+      let foundation = byID[
+        result.peer(
+          result.family == "raii.object" ? "nc.object" : "nc.block",
+          observers: 1)]?.allocationsPerOperation,
+      ours > foundation
+    else { return nil }
+    return "\(result.id): \(format(allocations: ours)) vs Foundation's "
+      + format(allocations: foundation)
+  }
+  checks.append(
+    TargetCheck(
+      target: "EventRAII adds no allocation to Foundation's own post (one center observer)",
+      met: raii.isEmpty ? nil : extra.isEmpty,
+      detail: raii.isEmpty
+        ? "not run"
+        : extra.isEmpty
+          ? "\(raii.count) cases"
+          : extra.joined(
+            separator: ", ")))
+
+  checks.append(
+    below("Subscribe + cancel with 1,000 others under 300 ns", "churn.subscribe/1000", 300))
+  checks.append(
+    ratio(
+      "Contention: at least 2x NotificationCenter's posts per second", "contention.event/10", "NC",
+      limit: 0.5))
+  if let contention = byID["contention.event/10"], let stall = contention.extras["longest stall ms"]
+  {
+    let foundation = byID["contention.nc/10"]?.extras["longest stall ms"]
+    checks.append(
+      TargetCheck(
+        target: "Contention: no poster stall over 10 ms", met: stall.max <= 10,
+        detail: "longest \(format(stall.max)) ms (median of samples \(format(stall.median)) ms)"
+          + (foundation.map { "; NotificationCenter's longest \(format($0.max)) ms" } ?? "")))
+  } else {
+    checks.append(
+      TargetCheck(target: "Contention: no poster stall over 10 ms", met: nil, detail: "not run"))
+  }
+  checks.append(
+    below("Progress: 1,000 register+notify work items under 1 s", "progress.broadcaster", 1000))
+  checks.append(
+    below("A conditioner arrival (check) under 100 ns uncontended", "receiver.check/1", 100))
+  return checks
+}
+
+extension CaseResult {
+  /// The id of `family`'s case at `observers`.
+  func peer(_ family: String, observers: Int) -> String {
+    "\(family)/\(observers)"
+  }
+}
