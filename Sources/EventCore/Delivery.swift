@@ -9,13 +9,13 @@
 /// immediately before the handler runs, so a delivery already queued when the subscription is
 /// cancelled does not reach it.
 public struct Delivery: Sendable {
-  package enum Kind: Sendable {
+  @usableFromInline package enum Kind: Sendable {
     case synchronous
     case queue(DispatchQueue)
     case mainActor
   }
 
-  package let kind: Kind
+  @usableFromInline package let kind: Kind
 
   private init(_ kind: Kind) {
     self.kind = kind

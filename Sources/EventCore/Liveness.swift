@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The cancellation state that a `Subscription` shares with its registration.
 ///
@@ -10,22 +10,22 @@ import Synchronization
 ///
 /// Owners are added by `Subscription.bind(to:)`; once any of them is gone the registration is no
 /// longer live.
-package final class Liveness: Sendable {
-  private static let cancelledBit = 1
-  private static let boundBit = 2
-  private static let oneInvocation = 4
+@usableFromInline package final class Liveness: Sendable {
+  @usableFromInline static let cancelledBit = 1
+  @usableFromInline static let boundBit = 2
+  @usableFromInline static let oneInvocation = 4
 
-  private let state = Atomic<Int>(0)
+  @usableFromInline let state = Atomic<Int>(0)
   private let owners = Lock<[WeakBox]>([])
 
-  package init() {}
+  @usableFromInline package init() {}
 
   /// Marks the registration cancelled without waiting; safe under a lock. Pair it with
   /// ``waitForInvocations()`` once the lock is released.
   ///
   /// - Returns: `true` for the call that cancelled it, `false` if it already was.
   @discardableResult
-  package func markCancelled() -> Bool {
+  @usableFromInline package func markCancelled() -> Bool {
     state.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing).oldValue
       & Self.cancelledBit == 0
   }
@@ -35,7 +35,7 @@ package final class Liveness: Sendable {
   /// Does not wait when the caller is itself inside a delivery (a handler cancelling itself or
   /// another registration, on this thread or while another thread runs it): waiting there could
   /// wait on itself, or on a thread that waits on it.
-  package func waitForInvocations() {
+  @usableFromInline package func waitForInvocations() {
     guard state.load(ordering: .acquiring) >= Self.oneInvocation,
       !DeliveryScope.isActive
     else { return }
@@ -48,21 +48,21 @@ package final class Liveness: Sendable {
 
   /// Marks the registration cancelled and waits for invocations running on other threads.
   @discardableResult
-  package func cancel() -> Bool {
+  @usableFromInline package func cancel() -> Bool {
     let cancelledNow = markCancelled()
     waitForInvocations()
     return cancelledNow
   }
 
   /// Whether `cancel()` has been called (owners are not consulted).
-  package var isCancelled: Bool {
+  @usableFromInline package var isCancelled: Bool {
     state.load(ordering: .acquiring) & Self.cancelledBit != 0
   }
 
   /// Whether an invocation may start now: not cancelled, and every bound owner alive.
   ///
   /// Loads weak references when bound, so call it outside any lock.
-  @inline(__always)
+  @inlinable
   package var isLive: Bool {
     let current = state.load(ordering: .acquiring)
     if current & Self.cancelledBit != 0 { return false }
@@ -72,7 +72,7 @@ package final class Liveness: Sendable {
 
   /// Enters an invocation if the registration is live. Call ``endInvocation()`` after the
   /// handler returns, and only if this returned `true`.
-  @inline(__always)
+  @inlinable
   package func beginInvocation() -> Bool {
     let previous = state.wrappingAdd(Self.oneInvocation, ordering: .acquiringAndReleasing)
       .oldValue
@@ -85,23 +85,23 @@ package final class Liveness: Sendable {
     return true
   }
 
-  @inline(__always)
+  @inlinable
   package func endInvocation() {
     state.wrappingSubtract(Self.oneInvocation, ordering: .releasing)
   }
 
   /// Whether an owner given to `bind(to:)` has been deallocated. Call it outside any lock.
-  package var hasLostOwner: Bool {
+  @usableFromInline package var hasLostOwner: Bool {
     state.load(ordering: .acquiring) & Self.boundBit != 0 && !ownersAreAlive()
   }
 
-  package func bind(to owner: AnyObject) {
+  @usableFromInline package func bind(to owner: AnyObject) {
     let box = WeakBox(owner)
     owners.withLock { $0.append(box) }
     state.bitwiseOr(Self.boundBit, ordering: .releasing)
   }
 
-  private func ownersAreAlive() -> Bool {
+  @usableFromInline func ownersAreAlive() -> Bool {
     // The weak loads happen after the lock is released: see `WeakBox`.
     let boxes = owners.withLock { $0 }
     for box in boxes where !box.isAlive { return false }

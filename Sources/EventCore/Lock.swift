@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-  import Glibc
+  public import Glibc
 #elseif canImport(Musl)
-  import Musl
+  public import Musl
 #elseif canImport(Darwin)
-  import Darwin
+  public import Darwin
 #endif
 
 /// A value guarded by a `pthread_mutex_t`: the one lock of the package.
@@ -14,11 +14,11 @@
 /// mutex is intercepted by TSan on every platform and costs the same uncontended.
 ///
 /// `@unchecked Sendable`: `state` is read and written only inside `withLock`, under `mutex`.
-package final class Lock<State>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var state: State
+@usableFromInline package final class Lock<State>: @unchecked Sendable {
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @exclusivity(unchecked) @usableFromInline var state: State
 
-  package init(_ state: State) {
+  @usableFromInline package init(_ state: State) {
     self.state = state
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -32,8 +32,10 @@ package final class Lock<State>: @unchecked Sendable {
   }
 
   /// Runs `body` with exclusive access to the state. Never call out to user code inside it.
-  @inline(__always)
-  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  @inlinable
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows
+    -> Result
+  {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&state)

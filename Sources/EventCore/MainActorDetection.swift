@@ -3,7 +3,7 @@
 /// On Linux, under `swift test` or an `async` entry point, the main actor runs its jobs on the
 /// main queue but not always on the main thread; a queue-specific value set on the main queue
 /// is visible exactly when the main queue is the one executing.
-package enum MainActorDetection {
+@usableFromInline package enum MainActorDetection {
   private static let key: DispatchSpecificKey<UInt8> = {
     let key = DispatchSpecificKey<UInt8>()
     DispatchQueue.main.setSpecific(key: key, value: 1)
@@ -11,7 +11,7 @@ package enum MainActorDetection {
   }()
 
   /// Whether the caller runs on the main actor's queue.
-  package static var isOnMainActor: Bool {
+  @usableFromInline package static var isOnMainActor: Bool {
     DispatchQueue.getSpecific(key: key) != nil
   }
 }

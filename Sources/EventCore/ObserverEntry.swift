@@ -7,19 +7,19 @@
 /// `@Sendable` because the public API accepts plain closures and unbound methods: they run on
 /// the thread their `Delivery` names, as the API documents. `observer` is a weak reference,
 /// whose loads the runtime makes atomic.
-package final class ObserverEntry<Payload>: @unchecked Sendable {
-  private enum Handler {
+@usableFromInline package final class ObserverEntry<Payload>: @unchecked Sendable {
+  @usableFromInline enum Handler {
     case plain((Payload) -> Void)
     case bound((AnyObject, Payload) -> Void)
   }
 
   /// Shared with the registration's `Subscription`; checked before every invocation.
-  package let liveness = Liveness()
-  package let delivery: Delivery
+  @usableFromInline package let liveness = Liveness()
+  @usableFromInline package let delivery: Delivery
   /// The observer's identity, for lists that keep one registration per observer.
-  package let key: ObjectIdentifier?
-  private weak let observer: AnyObject?
-  private let handler: Handler
+  @usableFromInline package let key: ObjectIdentifier?
+  @usableFromInline weak let observer: AnyObject?
+  @usableFromInline let handler: Handler
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   var index = -1
@@ -27,7 +27,7 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
   var token: Subscription?
 
   /// A registration of a closure, live until cancelled.
-  package init(delivery: Delivery, handler: @escaping (Payload) -> Void) {
+  @usableFromInline package init(delivery: Delivery, handler: @escaping (Payload) -> Void) {
     self.delivery = delivery
     self.key = nil
     self.observer = nil
@@ -42,7 +42,7 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
   ///     entry for the same object replaces this one.
   ///   - delivery: Where `handler` runs.
   ///   - handler: Called with the observer and the payload while the observer lives.
-  package init<Observer: AnyObject>(
+  @usableFromInline package init<Observer: AnyObject>(
     observer: Observer, keyed: Bool, delivery: Delivery,
     handler: @escaping (Observer, Payload) -> Void
   ) {
@@ -56,7 +56,7 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
 
   /// Whether the registration may still be invoked. Loads weak references: call it outside any
   /// lock.
-  package var isAlive: Bool {
+  @usableFromInline package var isAlive: Bool {
     guard liveness.isLive else { return false }
     if case .bound = handler { return observer != nil }
     return true
@@ -66,7 +66,7 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
   ///
   /// - Returns: `false` when the registration is dead (cancelled, or its observer or owner is
   ///   gone), so the caller can purge it.
-  @inline(__always)
+  @inlinable
   package func invoke(_ payload: Payload) -> Bool {
     invoke(payload) {}
   }
@@ -76,7 +76,7 @@ package final class ObserverEntry<Payload>: @unchecked Sendable {
   ///
   /// For callers whose work continues after the handler, such as a broadcaster that hands the
   /// observer the handler produced to a non-escaping closure.
-  @inline(__always)
+  @inlinable
   package func invoke(_ payload: Payload, then continuation: () -> Void) -> Bool {
     guard liveness.beginInvocation() else { return false }
     defer { liveness.endInvocation() }
@@ -97,7 +97,7 @@ extension ObserverEntry where Payload: Sendable {
   /// Delivers `payload` as the entry's `Delivery` says.
   ///
   /// - Returns: `false` when the registration is dead, so the caller can purge it.
-  @inline(__always)
+  @inlinable
   package func deliver(_ payload: Payload) -> Bool {
     switch delivery.kind {
     case .synchronous:

@@ -13,16 +13,18 @@
 ///   objects they capture) is released after the lock too.
 ///
 /// - Complexity: insert and remove are amortised O(1); the first post after a change is O(*n*).
-package final class ObserverList<Payload>: Sendable {
-  package typealias Entry = ObserverEntry<Payload>
+@usableFromInline package final class ObserverList<Payload>: Sendable {
+  @usableFromInline package typealias Entry = ObserverEntry<Payload>
 
-  private struct State: Sendable {
+  @usableFromInline struct State: Sendable {
     /// Entries in registration order; `nil` marks a removed entry until the next compaction.
-    var slots: ContiguousArray<Entry?> = []
-    var liveCount = 0
-    var byKey: [ObjectIdentifier: Entry] = [:]
+    @usableFromInline var slots: ContiguousArray<Entry?> = []
+    @usableFromInline var liveCount = 0
+    @usableFromInline var byKey: [ObjectIdentifier: Entry] = [:]
     /// The live entries, rebuilt on the first post after a change.
-    var snapshot: ContiguousArray<Entry>? = []
+    @usableFromInline var snapshot: ContiguousArray<Entry>? = []
+
+    @usableFromInline init() {}
   }
 
   /// What a mutation drops, handed out of the lock to be released there.
@@ -37,12 +39,12 @@ package final class ObserverList<Payload>: Sendable {
     }
   }
 
-  private let state = Lock(State())
+  @usableFromInline let state = Lock(State())
 
-  package init() {}
+  @usableFromInline package init() {}
 
   /// Registers `entry`, replacing the keyed entry of the same observer, if any.
-  package func insert(_ entry: Entry) {
+  @usableFromInline package func insert(_ entry: Entry) {
     let released = state.withLock { state -> Released in
       var released = Released(snapshot: state.snapshot)
       if let key = entry.key, let previous = state.byKey[key] {
@@ -67,7 +69,7 @@ package final class ObserverList<Payload>: Sendable {
   ///     caller may drop the token); `false` for token-held registrations, which end when the
   ///     token is released.
   /// - Returns: The token whose `cancel()` ends the registration.
-  package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
+  @usableFromInline package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
     let subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
       guard let self, let entry else { return }
       self.remove(entry)
@@ -78,7 +80,7 @@ package final class ObserverList<Payload>: Sendable {
   }
 
   /// Ends `entry`'s registration. Does nothing if it is no longer registered.
-  package func remove(_ entry: Entry) {
+  @usableFromInline package func remove(_ entry: Entry) {
     let released = state.withLock { state -> Released in
       guard Self.contains(entry, in: state) else { return Released() }
       defer { state.snapshot = nil }
@@ -89,7 +91,7 @@ package final class ObserverList<Payload>: Sendable {
   }
 
   /// Ends the keyed registration of `observer`, if it has one.
-  package func removeObserver(_ observer: AnyObject) {
+  @usableFromInline package func removeObserver(_ observer: AnyObject) {
     let released = state.withLock { state -> Released in
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
@@ -102,7 +104,7 @@ package final class ObserverList<Payload>: Sendable {
   }
 
   /// Ends every registration.
-  package func removeAll() {
+  @usableFromInline package func removeAll() {
     let released = state.withLock { state -> Released in
       let entries = state.slots.compactMap { $0 }
       for entry in entries { entry.liveness.markCancelled() }
@@ -116,7 +118,7 @@ package final class ObserverList<Payload>: Sendable {
   /// The live registrations. Purges the dead ones it finds.
   ///
   /// - Complexity: O(*n*).
-  package var count: Int {
+  @usableFromInline package var count: Int {
     let entries = snapshot()
     var live = 0
     for entry in entries where entry.isAlive { live += 1 }
@@ -127,6 +129,7 @@ package final class ObserverList<Payload>: Sendable {
   /// The entries registered now, in registration order.
   ///
   /// Costs no allocation unless the list changed since the last call.
+  @inlinable
   package func snapshot() -> ContiguousArray<Entry> {
     state.withLock { state in
       if let snapshot = state.snapshot { return snapshot }
@@ -141,7 +144,7 @@ package final class ObserverList<Payload>: Sendable {
   /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
   ///
   /// For payloads that cannot cross threads.
-  package func postSynchronously(_ payload: Payload) {
+  @usableFromInline package func postSynchronously(_ payload: Payload) {
     forEachEntry { $0.invoke(payload) }
   }
 
@@ -149,7 +152,7 @@ package final class ObserverList<Payload>: Sendable {
   /// delivery on this thread, then purges the entries for which it returned `false` (dead).
   ///
   /// The building block of every post; `body` should call the entry's `invoke` or `deliver`.
-  @inline(__always)
+  @inlinable
   package func forEachEntry(_ body: (Entry) -> Bool) {
     let entries = snapshot()
     let sawDead = DeliveryScope.run {
@@ -162,7 +165,7 @@ package final class ObserverList<Payload>: Sendable {
 
   /// Drops the entries of `entries` that are dead. The liveness checks, which load weak
   /// references, run before the lock is taken.
-  package func purge(_ entries: ContiguousArray<Entry>) {
+  @usableFromInline package func purge(_ entries: ContiguousArray<Entry>) {
     let dead = entries.filter { !$0.isAlive }
     guard !dead.isEmpty else { return }
     let released = state.withLock { state -> Released in
@@ -206,6 +209,7 @@ extension ObserverList where Payload: Sendable {
   ///
   /// Handlers added during the post get the next one; handlers cancelled during it, and
   /// observers released by an earlier handler, are skipped.
+  @inlinable
   package func post(_ payload: Payload) {
     forEachEntry { $0.deliver(payload) }
   }

@@ -21,7 +21,7 @@
 /// invocation already running on another thread may finish.
 public final class Subscription: Hashable, Sendable {
   /// Shared with the registration, which reads it before every invocation.
-  package let liveness: Liveness
+  @usableFromInline package let liveness: Liveness
 
   /// The cancellation action; `nil` once it has run, so it runs exactly once.
   private let onCancel: Lock<(@Sendable () -> Void)?>
@@ -36,7 +36,7 @@ public final class Subscription: Hashable, Sendable {
     self.init(liveness: Liveness(), onCancel)
   }
 
-  package init(liveness: Liveness, _ onCancel: @escaping @Sendable () -> Void) {
+  @usableFromInline package init(liveness: Liveness, _ onCancel: @escaping @Sendable () -> Void) {
     self.liveness = liveness
     self.onCancel = Lock(onCancel)
   }

@@ -4,18 +4,18 @@
 /// runtime makes every load of a weak reference atomic. Loading it under a lock is what this type
 /// exists to avoid: a load yields a strong reference, and dropping that reference can run the
 /// object's `deinit`, which must never happen while one of our locks is held.
-package final class WeakBox: @unchecked Sendable {
+@usableFromInline package final class WeakBox: @unchecked Sendable {
   package weak let object: AnyObject?
 
   /// Identity of the object at the time it was boxed, for keyed lookups.
-  package let identifier: ObjectIdentifier
+  @usableFromInline package let identifier: ObjectIdentifier
 
-  package init(_ object: AnyObject) {
+  @usableFromInline package init(_ object: AnyObject) {
     self.object = object
     self.identifier = ObjectIdentifier(object)
   }
 
   /// Whether the object is still alive. Checking retains and releases it, so call this outside
   /// any lock.
-  package var isAlive: Bool { object != nil }
+  @usableFromInline package var isAlive: Bool { object != nil }
 }

@@ -44,7 +44,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
   public let delivery: Delivery
 
-  let list = ObserverList<Payload>()
+  @usableFromInline let list = ObserverList<Payload>()
 
   /// One stand-in object per registered type, so that a type-level registration is a keyed entry
   /// of `list` (replaced atomically on re-registration) and lives as long as this event.
@@ -91,6 +91,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
+  @inlinable
   @discardableResult
   public func register<Observer: AnyObject, each Element>(
     _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void
@@ -228,6 +229,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameter payload: The value handed to every handler.
   /// - Complexity: O(*n*) in the number of registrations.
+  @inlinable
   public func post(_ payload: Payload) {
     list.post(payload)
   }
