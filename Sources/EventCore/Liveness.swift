@@ -16,7 +16,13 @@ public import Synchronization
   @usableFromInline static let oneInvocation = 4
 
   @usableFromInline let state = Atomic<Int>(0)
-  private let owners = Lock<[WeakBox]>([])
+  /// The owners given to `bind(to:)`, created by the first one: most registrations are never
+  /// bound, and a subscribe should not pay for a lock it does not use.
+  private let owners = AtomicLazyReference<Owners>()
+
+  private final class Owners: Sendable {
+    let boxes = Lock<[WeakBox]>([])
+  }
 
   @usableFromInline package init() {}
 
@@ -97,13 +103,14 @@ public import Synchronization
 
   @usableFromInline package func bind(to owner: AnyObject) {
     let box = WeakBox(owner)
-    owners.withLock { $0.append(box) }
+    let owners = self.owners.load() ?? self.owners.storeIfNil(Owners())
+    owners.boxes.withLock { $0.append(box) }
     state.bitwiseOr(Self.boundBit, ordering: .releasing)
   }
 
   @usableFromInline func ownersAreAlive() -> Bool {
     // The weak loads happen after the lock is released: see `WeakBox`.
-    let boxes = owners.withLock { $0 }
+    let boxes = owners.load()?.boxes.withLock { $0 } ?? []
     for box in boxes where !box.isAlive { return false }
     return true
   }

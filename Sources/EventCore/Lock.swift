@@ -13,31 +13,35 @@
 /// reports races that are not there, and the stress tests must run clean under TSan. A pthread
 /// mutex is intercepted by TSan on every platform and costs the same uncontended.
 ///
-/// `@unchecked Sendable`: `state` is read and written only inside `withLock`, under `mutex`.
-@usableFromInline package final class Lock<State>: @unchecked Sendable {
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @exclusivity(unchecked) @usableFromInline var state: State
-
-  @usableFromInline package init(_ state: State) {
-    self.state = state
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+/// The state and the mutex share one heap object (the mutex in its tail), so a lock costs one
+/// allocation. Copies of a `Lock` share that object.
+///
+/// `@unchecked Sendable`: the state is read and written only inside `withLock`, under the mutex.
+@usableFromInline package struct Lock<State>: @unchecked Sendable {
+  @usableFromInline final class Storage: ManagedBuffer<State, pthread_mutex_t> {
+    deinit {
+      _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+    }
   }
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+  @usableFromInline let storage: Storage
+
+  @usableFromInline package init(_ state: State) {
+    storage = unsafeDowncast(
+      Storage.create(minimumCapacity: 1) { _ in state }, to: Storage.self)
+    storage.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      _ = pthread_mutex_init(mutex, nil)
+    }
   }
 
   /// Runs `body` with exclusive access to the state. Never call out to user code inside it.
   @inlinable
-  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows
-    -> Result
-  {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&state)
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try storage.withUnsafeMutablePointers { state, mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&state.pointee)
+    }
   }
 }

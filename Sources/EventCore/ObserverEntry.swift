@@ -22,12 +22,13 @@
   @usableFromInline let handler: Handler
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
-  var index = -1
+  @exclusivity(unchecked) @usableFromInline var index = -1
   /// A token the entry keeps alive, for registrations that last as long as their observer.
-  var token: Subscription?
+  @exclusivity(unchecked) @usableFromInline var token: Subscription?
 
   /// A registration of a closure, live until cancelled.
-  @usableFromInline package init(delivery: Delivery, handler: @escaping (Payload) -> Void) {
+  @inlinable
+  package init(delivery: Delivery, handler: @escaping (Payload) -> Void) {
     self.delivery = delivery
     self.key = nil
     self.observer = nil
@@ -42,7 +43,8 @@
   ///     entry for the same object replaces this one.
   ///   - delivery: Where `handler` runs.
   ///   - handler: Called with the observer and the payload while the observer lives.
-  @usableFromInline package init<Observer: AnyObject>(
+  @inlinable
+  package init<Observer: AnyObject>(
     observer: Observer, keyed: Bool, delivery: Delivery,
     handler: @escaping (Observer, Payload) -> Void
   ) {

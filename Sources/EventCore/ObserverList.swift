@@ -28,13 +28,18 @@
   }
 
   /// What a mutation drops, handed out of the lock to be released there.
-  private struct Released: Sendable {
-    var snapshot: ContiguousArray<Entry>?
-    var entries: [Entry] = []
+  @usableFromInline struct Released: Sendable {
+    @usableFromInline var snapshot: ContiguousArray<Entry>?
+    @usableFromInline var entries: [Entry] = []
+
+    @usableFromInline init(snapshot: ContiguousArray<Entry>? = nil, entries: [Entry] = []) {
+      self.snapshot = snapshot
+      self.entries = entries
+    }
 
     /// Completes the cancellation of the removed entries, which waits for their invocations
     /// in flight on other threads and so must not happen under the lock.
-    func waitForInvocations() {
+    @usableFromInline func waitForInvocations() {
       for entry in entries { entry.liveness.waitForInvocations() }
     }
   }
@@ -44,7 +49,8 @@
   @usableFromInline package init() {}
 
   /// Registers `entry`, replacing the keyed entry of the same observer, if any.
-  @usableFromInline package func insert(_ entry: Entry) {
+  @inlinable
+  package func insert(_ entry: Entry) {
     let released = state.withLock { state -> Released in
       var released = Released(snapshot: state.snapshot)
       if let key = entry.key, let previous = state.byKey[key] {
@@ -69,29 +75,43 @@
   ///     caller may drop the token); `false` for token-held registrations, which end when the
   ///     token is released.
   /// - Returns: The token whose `cancel()` ends the registration.
-  @usableFromInline package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
-    let subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
-      guard let self, let entry else { return }
-      self.remove(entry)
+  @inlinable
+  package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
+    let subscription: Subscription
+    if retainedByEntry {
+      // The entry holds the token, so the token holds the entry weakly, or neither would die.
+      subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
+        guard let self, let entry else { return }
+        self.remove(entry)
+      }
+      entry.token = subscription
+    } else {
+      // Nothing holds a token-held registration's token back, so it may hold the entry
+      // strongly (a weak reference would cost the entry a side-table allocation).
+      subscription = Subscription(liveness: entry.liveness) { [weak self] in
+        self?.remove(entry)
+      }
     }
-    if retainedByEntry { entry.token = subscription }
     insert(entry)
     return subscription
   }
 
   /// Ends `entry`'s registration. Does nothing if it is no longer registered.
-  @usableFromInline package func remove(_ entry: Entry) {
-    let released = state.withLock { state -> Released in
-      guard Self.contains(entry, in: state) else { return Released() }
+  @inlinable
+  package func remove(_ entry: Entry) {
+    let released = state.withLock { state -> Released? in
+      guard Self.contains(entry, in: state) else { return nil }
       defer { state.snapshot = nil }
       Self.remove(entry, from: &state)
-      return Released(snapshot: state.snapshot, entries: [entry])
+      return Released(snapshot: state.snapshot)
     }
-    released.waitForInvocations()
+    guard released != nil else { return }
+    entry.liveness.waitForInvocations()
   }
 
   /// Ends the keyed registration of `observer`, if it has one.
-  @usableFromInline package func removeObserver(_ observer: AnyObject) {
+  @inlinable
+  package func removeObserver(_ observer: AnyObject) {
     let released = state.withLock { state -> Released in
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
@@ -165,7 +185,8 @@
 
   /// Drops the entries of `entries` that are dead. The liveness checks, which load weak
   /// references, run before the lock is taken.
-  @usableFromInline package func purge(_ entries: ContiguousArray<Entry>) {
+  @inlinable
+  package func purge(_ entries: ContiguousArray<Entry>) {
     let dead = entries.filter { !$0.isAlive }
     guard !dead.isEmpty else { return }
     let released = state.withLock { state -> Released in
@@ -180,13 +201,16 @@
     released.waitForInvocations()
   }
 
-  private static func contains(_ entry: Entry, in state: State) -> Bool {
-    state.slots.indices.contains(entry.index) && state.slots[entry.index] === entry
+  @inlinable
+  static func contains(_ entry: Entry, in state: State) -> Bool {
+    entry.index >= 0 && entry.index < state.slots.count
+      && state.slots[entry.index] === entry
   }
 
   /// Removes a registered entry, cancels it, and compacts the slots when removed entries
   /// outnumber live ones. The caller invalidates the snapshot.
-  private static func remove(_ entry: Entry, from state: inout State) {
+  @inlinable
+  static func remove(_ entry: Entry, from state: inout State) {
     entry.liveness.markCancelled()
     state.slots[entry.index] = nil
     state.liveCount -= 1
