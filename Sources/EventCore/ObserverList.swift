@@ -77,21 +77,13 @@
   /// - Returns: The token whose `cancel()` ends the registration.
   @inlinable
   package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
-    let subscription: Subscription
-    if retainedByEntry {
-      // The entry holds the token, so the token holds the entry weakly, or neither would die.
-      subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
-        guard let self, let entry else { return }
-        self.remove(entry)
-      }
-      entry.token = subscription
-    } else {
-      // Nothing holds a token-held registration's token back, so it may hold the entry
-      // strongly (a weak reference would cost the entry a side-table allocation).
-      subscription = Subscription(liveness: entry.liveness) { [weak self] in
-        self?.remove(entry)
-      }
+    // Weak both ways round: the entry may hold the token, and a purged entry must be released
+    // (with its handler and what that captured) even while its token lives on.
+    let subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
+      guard let self, let entry else { return }
+      self.remove(entry)
     }
+    if retainedByEntry { entry.token = subscription }
     insert(entry)
     return subscription
   }
