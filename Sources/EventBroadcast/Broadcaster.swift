@@ -96,7 +96,7 @@ public final class Broadcaster: Sendable {
           + "instances can be observers (they are held weakly)")
     }
     return channel(for: P.self).subscribe(
-      Self.entry(for: object, as: P.self), retainedByEntry: true)
+      Self.entry(for: object, as: P.self), endsWithToken: false)
   }
 
   /// Ends the registration of `observer` for `protocolType`.

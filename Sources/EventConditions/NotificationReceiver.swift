@@ -236,7 +236,7 @@ public final class NotificationReceiver: Sendable {
   ///   stop. The receiver does not keep it alive.
   public func onVerified(_ handler: @escaping @Sendable () -> Void) -> Subscription {
     verifiedHandlers.subscribe(
-      ObserverEntry(delivery: .synchronous) { _ in handler() }, retainedByEntry: false)
+      ObserverEntry(delivery: .synchronous) { _ in handler() }, endsWithToken: true)
   }
 
   /// Calls `handler` with the name of each conditioner that ``ignore(_:)`` marks met.
@@ -249,7 +249,7 @@ public final class NotificationReceiver: Sendable {
   ///   stop.
   public func onIgnored(_ handler: @escaping @Sendable (String) -> Void) -> Subscription {
     ignoredHandlers.subscribe(
-      ObserverEntry(delivery: .synchronous, handler: handler), retainedByEntry: false)
+      ObserverEntry(delivery: .synchronous, handler: handler), endsWithToken: true)
   }
 
   /// Suspends until the set next completes.

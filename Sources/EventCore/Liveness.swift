@@ -10,7 +10,14 @@ public import Synchronization
 ///
 /// Owners are added by `Subscription.bind(to:)`; once any of them is gone the registration is no
 /// longer live.
-@usableFromInline package final class Liveness: Sendable {
+///
+/// A token made from a closure has a `Liveness` of its own; a registration in an `ObserverList`
+/// is its own liveness (`ObserverEntry` inherits from this class), which saves an allocation per
+/// subscribe.
+///
+/// `@unchecked Sendable` because the class is not final: its own stored properties are atomics
+/// (`state`, `owners`), and its subclass states its own reasons.
+@usableFromInline package class Liveness: @unchecked Sendable {
   @usableFromInline static let cancelledBit = 1
   @usableFromInline static let boundBit = 2
   @usableFromInline static let oneInvocation = 4
@@ -31,7 +38,7 @@ public import Synchronization
   ///
   /// - Returns: `true` for the call that cancelled it, `false` if it already was.
   @discardableResult
-  @usableFromInline package func markCancelled() -> Bool {
+  @usableFromInline package final func markCancelled() -> Bool {
     state.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing).oldValue
       & Self.cancelledBit == 0
   }
@@ -41,7 +48,7 @@ public import Synchronization
   /// Does not wait when the caller is itself inside a delivery (a handler cancelling itself or
   /// another registration, on this thread or while another thread runs it): waiting there could
   /// wait on itself, or on a thread that waits on it.
-  @usableFromInline package func waitForInvocations() {
+  @usableFromInline package final func waitForInvocations() {
     guard state.load(ordering: .acquiring) >= Self.oneInvocation,
       !DeliveryScope.isActive
     else { return }
@@ -52,16 +59,22 @@ public import Synchronization
     }
   }
 
+  /// Ends the registration a token stands for: marks it cancelled and waits for invocations
+  /// running on other threads. A registration in a list also leaves the list.
+  @usableFromInline package func endRegistration() {
+    cancel()
+  }
+
   /// Marks the registration cancelled and waits for invocations running on other threads.
   @discardableResult
-  @usableFromInline package func cancel() -> Bool {
+  @usableFromInline package final func cancel() -> Bool {
     let cancelledNow = markCancelled()
     waitForInvocations()
     return cancelledNow
   }
 
   /// Whether `cancel()` has been called (owners are not consulted).
-  @usableFromInline package var isCancelled: Bool {
+  @usableFromInline package final var isCancelled: Bool {
     state.load(ordering: .acquiring) & Self.cancelledBit != 0
   }
 
@@ -69,7 +82,7 @@ public import Synchronization
   ///
   /// Loads weak references when bound, so call it outside any lock.
   @inlinable
-  package var isLive: Bool {
+  package final var isLive: Bool {
     let current = state.load(ordering: .acquiring)
     if current & Self.cancelledBit != 0 { return false }
     if current & Self.boundBit != 0 { return ownersAreAlive() }
@@ -79,7 +92,7 @@ public import Synchronization
   /// Enters an invocation if the registration is live. Call ``endInvocation()`` after the
   /// handler returns, and only if this returned `true`.
   @inlinable
-  package func beginInvocation() -> Bool {
+  package final func beginInvocation() -> Bool {
     let previous = state.wrappingAdd(Self.oneInvocation, ordering: .acquiringAndReleasing)
       .oldValue
     if previous & Self.cancelledBit != 0
@@ -92,23 +105,23 @@ public import Synchronization
   }
 
   @inlinable
-  package func endInvocation() {
+  package final func endInvocation() {
     state.wrappingSubtract(Self.oneInvocation, ordering: .releasing)
   }
 
   /// Whether an owner given to `bind(to:)` has been deallocated. Call it outside any lock.
-  @usableFromInline package var hasLostOwner: Bool {
+  @usableFromInline package final var hasLostOwner: Bool {
     state.load(ordering: .acquiring) & Self.boundBit != 0 && !ownersAreAlive()
   }
 
-  @usableFromInline package func bind(to owner: AnyObject) {
+  @usableFromInline package final func bind(to owner: AnyObject) {
     let box = WeakBox(owner)
     let owners = self.owners.load() ?? self.owners.storeIfNil(Owners())
     owners.boxes.withLock { $0.append(box) }
     state.bitwiseOr(Self.boundBit, ordering: .releasing)
   }
 
-  @usableFromInline func ownersAreAlive() -> Bool {
+  @usableFromInline final func ownersAreAlive() -> Bool {
     // The weak loads happen after the lock is released: see `WeakBox`.
     let boxes = owners.load()?.boxes.withLock { $0 } ?? []
     for box in boxes where !box.isAlive { return false }

@@ -1,20 +1,22 @@
 /// One registration in an ``ObserverList``: a handler, how to deliver to it, and what keeps it
 /// live.
 ///
+/// The entry is its own ``Liveness``, which its `Subscription` shares.
+///
 /// `@unchecked Sendable`: every stored property is immutable after `init` except `index`, which
-/// only the owning `ObserverList` reads and writes, under its `state` mutex, and `token`, which is
+/// only the owning `ObserverList` reads and writes, under its `state` mutex, and `list`, which is
 /// written once before the entry is published through that mutex. The handlers are not
 /// `@Sendable` because the public API accepts plain closures and unbound methods: they run on
 /// the thread their `Delivery` names, as the API documents. `observer` is a weak reference,
 /// whose loads the runtime makes atomic.
-@usableFromInline package final class ObserverEntry<Payload>: @unchecked Sendable {
+@usableFromInline package final class ObserverEntry<Payload>: Liveness, @unchecked Sendable {
   @usableFromInline enum Handler {
     case plain((Payload) -> Void)
     case bound((AnyObject, Payload) -> Void)
   }
 
   /// Shared with the registration's `Subscription`; checked before every invocation.
-  @usableFromInline package let liveness = Liveness()
+  @inlinable package var liveness: Liveness { self }
   @usableFromInline package let delivery: Delivery
   /// The observer's identity, for lists that keep one registration per observer.
   @usableFromInline package let key: ObjectIdentifier?
@@ -23,8 +25,8 @@
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   @exclusivity(unchecked) @usableFromInline var index = -1
-  /// A token the entry keeps alive, for registrations that last as long as their observer.
-  @exclusivity(unchecked) @usableFromInline var token: Subscription?
+  /// The list the entry is registered in, so that its token can leave it.
+  @exclusivity(unchecked) @usableFromInline weak var list: ObserverList<Payload>?
 
   /// A registration of a closure, live until cancelled.
   @inlinable
@@ -33,6 +35,7 @@
     self.key = nil
     self.observer = nil
     self.handler = .plain(handler)
+    super.init()
   }
 
   /// A registration that holds `observer` weakly and hands it to `handler` while it lives.
@@ -54,6 +57,14 @@
     self.handler = .bound { object, payload in
       handler(unsafeDowncast(object, to: Observer.self), payload)
     }
+    super.init()
+  }
+
+  /// Leaves the list (which cancels the entry and waits for its invocations in flight), or,
+  /// when the list is gone, just cancels.
+  @usableFromInline override package func endRegistration() {
+    list?.remove(self)
+    cancel()
   }
 
   /// Whether the registration may still be invoked. Loads weak references: call it outside any

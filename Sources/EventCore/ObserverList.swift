@@ -71,21 +71,15 @@
   ///
   /// - Parameters:
   ///   - entry: The registration to insert.
-  ///   - retainedByEntry: `true` for registrations that last as long as their observer (the
-  ///     caller may drop the token); `false` for token-held registrations, which end when the
-  ///     token is released.
+  ///   - endsWithToken: `true` for token-held registrations, which end when the token is
+  ///     released; `false` for registrations that last as long as their observer, whose token
+  ///     the caller may drop.
   /// - Returns: The token whose `cancel()` ends the registration.
   @inlinable
-  package func subscribe(_ entry: Entry, retainedByEntry: Bool) -> Subscription {
-    // Weak both ways round: the entry may hold the token, and a purged entry must be released
-    // (with its handler and what that captured) even while its token lives on.
-    let subscription = Subscription(liveness: entry.liveness) { [weak self, weak entry] in
-      guard let self, let entry else { return }
-      self.remove(entry)
-    }
-    if retainedByEntry { entry.token = subscription }
+  package func subscribe(_ entry: Entry, endsWithToken: Bool) -> Subscription {
+    entry.list = self
     insert(entry)
-    return subscription
+    return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
 
   /// Ends `entry`'s registration. Does nothing if it is no longer registered.

@@ -44,7 +44,7 @@ enum OwnerBindings {
     private static func sweep(_ bindings: [Binding]) {
       var kept: [Binding] = []
       var ended: [Subscription] = []
-      for binding in bindings where !binding.subscription.liveness.isCancelled {
+      for binding in bindings where !binding.subscription.hasEnded {
         if binding.owner.isAlive {
           kept.append(binding)
         } else {

@@ -20,11 +20,19 @@
 /// starts on any thread, even for a post already in progress or a delivery already queued; an
 /// invocation already running on another thread may finish.
 public final class Subscription: Hashable, Sendable {
-  /// Shared with the registration, which reads it before every invocation.
-  @usableFromInline package let liveness: Liveness
+  /// A token made from a closure: its own liveness and its cancellation action (`nil` once it
+  /// has run, so it runs exactly once). Both `nil` for a list registration.
+  private let ownLiveness: Liveness?
+  private let action: Lock<(@Sendable () -> Void)?>?
 
-  /// The cancellation action; `nil` once it has run, so it runs exactly once.
-  private let onCancel: Lock<(@Sendable () -> Void)?>
+  /// A list registration's entry, which is its own liveness. Weak, so that an entry the list
+  /// dropped (its observer or owner died) is released, with its handler and what that captured,
+  /// even while the token lives on.
+  private weak let registration: Liveness?
+
+  /// Whether releasing the token ends the registration: `false` for registrations that last as
+  /// long as their observer, whose token the caller may drop.
+  private let cancelsOnDeinit: Bool
 
   /// Creates a subscription that runs `onCancel` once, when it is cancelled or deinitialized.
   ///
@@ -36,33 +44,62 @@ public final class Subscription: Hashable, Sendable {
     self.init(liveness: Liveness(), onCancel)
   }
 
+  /// A token for a registration that checks `liveness` before each invocation and is ended by
+  /// `onCancel`.
   @usableFromInline package init(liveness: Liveness, _ onCancel: @escaping @Sendable () -> Void) {
-    self.liveness = liveness
-    self.onCancel = Lock(onCancel)
+    self.ownLiveness = liveness
+    self.action = Lock(onCancel)
+    self.registration = nil
+    self.cancelsOnDeinit = true
+  }
+
+  /// A token for a registration in an `ObserverList`.
+  @usableFromInline package init(registration: Liveness, cancelsOnDeinit: Bool) {
+    self.ownLiveness = nil
+    self.action = nil
+    self.registration = registration
+    self.cancelsOnDeinit = cancelsOnDeinit
   }
 
   deinit {
-    cancel()
+    if cancelsOnDeinit { cancel() }
   }
+
+  /// The state the delivery path checks; `nil` once a list registration's entry is gone.
+  package var liveness: Liveness? { ownLiveness ?? registration }
+
+  /// Whether the registration has been cancelled or dropped, without the side effects of
+  /// ``isCancelled``; safe under a lock.
+  package var hasEnded: Bool { liveness?.isCancelled ?? true }
 
   /// Ends the registration.
   ///
   /// Idempotent and thread-safe: the first call runs the cancellation action, later calls do
   /// nothing. A handler may cancel its own subscription or another one while a post is running.
+  ///
+  /// When it returns, the handler is neither running on another thread nor about to start: a
+  /// call in progress there is waited for. From inside a handler it does not wait, since that
+  /// could wait on itself; so don't cancel while holding a lock that the handler takes.
   public func cancel() {
-    liveness.cancel()
-    let action = onCancel.withLock { action in
-      defer { action = nil }
-      return action
+    if let ownLiveness, let action {
+      ownLiveness.cancel()
+      let body = action.withLock { body in
+        defer { body = nil }
+        return body
+      }
+      body?()
+    } else {
+      registration?.endRegistration()
     }
-    action?()
   }
 
   /// Whether the registration has ended.
   ///
-  /// `true` after ``cancel()``, and once an owner given to ``bind(to:)`` has been deallocated
-  /// (reading it then cancels the subscription, if nothing has yet).
+  /// `true` after ``cancel()``, once the registration was ended another way (an `unregister`,
+  /// or its observer deallocated and dropped), and once an owner given to ``bind(to:)`` has been
+  /// deallocated (reading it then cancels the subscription, if nothing has yet).
   public var isCancelled: Bool {
+    guard let liveness else { return true }
     if liveness.isCancelled { return true }
     if liveness.hasLostOwner {
       cancel()
@@ -105,7 +142,7 @@ public final class Subscription: Hashable, Sendable {
   /// - Returns: The subscription itself, so the call can end a chain.
   @discardableResult
   public func bind(to owner: AnyObject) -> Subscription {
-    liveness.bind(to: owner)
+    liveness?.bind(to: owner)
     OwnerBindings.retain(self, whileAlive: owner)
     return self
   }

@@ -39,7 +39,7 @@ public final class SubscriptionBag: Sendable {
       guard contents.subscriptions.count >= contents.pruneThreshold else { return [] }
       var dropped: [Subscription] = []
       contents.subscriptions.removeAll { subscription in
-        guard subscription.liveness.isCancelled else { return false }
+        guard subscription.hasEnded else { return false }
         dropped.append(subscription)
         return true
       }

@@ -132,8 +132,10 @@ extension NotificationCenter {
   ) -> Subscription where Message.Subject: AnyObject {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: messageType) { message in
-      guard liveness.isLive else { return }
-      handler(message)
+      // Counted in flight, so a cancel on another thread waits for a call already past the check.
+      guard liveness.beginInvocation() else { return }
+      defer { liveness.endInvocation() }
+      DeliveryScope.run { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
   }
@@ -156,8 +158,10 @@ extension NotificationCenter {
   ) -> Subscription where Message == Identifier.MessageType, Message.Subject: AnyObject {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
-      guard liveness.isLive else { return }
-      handler(message)
+      // Counted in flight, so a cancel on another thread waits for a call already past the check.
+      guard liveness.beginInvocation() else { return }
+      defer { liveness.endInvocation() }
+      DeliveryScope.run { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
   }
@@ -180,8 +184,10 @@ extension NotificationCenter {
   ) -> Subscription where Message == Identifier.MessageType {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
-      guard liveness.isLive else { return }
-      handler(message)
+      // Counted in flight, so a cancel on another thread waits for a call already past the check.
+      guard liveness.beginInvocation() else { return }
+      defer { liveness.endInvocation() }
+      DeliveryScope.run { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
   }

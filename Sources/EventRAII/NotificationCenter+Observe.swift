@@ -49,7 +49,7 @@ extension NotificationCenter {
       guard lease.accepts(posted.notification) else { return }
       handler(posted.notification)
     }
-    return lease.channel.observers.subscribe(entry, retainedByEntry: false)
+    return lease.channel.observers.subscribe(entry, endsWithToken: true)
   }
 
   /// Observes notifications for as long as `owner` lives, handing the owner to the handler.
@@ -199,6 +199,6 @@ extension NotificationCenter {
       guard lease.accepts(posted.notification) else { return }
       handler(observer, posted.notification)
     }
-    return lease.channel.observers.subscribe(entry, retainedByEntry: false)
+    return lease.channel.observers.subscribe(entry, endsWithToken: true)
   }
 }

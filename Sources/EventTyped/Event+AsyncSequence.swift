@@ -59,7 +59,7 @@ extension Event {
     // Yielded on the posting thread: the continuation is thread-safe and keeps post order, and
     // a hop through the event's delivery would only delay the value.
     let subscription = list.subscribe(
-      ObserverEntry(delivery: .synchronous) { continuation.yield($0) }, retainedByEntry: false)
+      ObserverEntry(delivery: .synchronous) { continuation.yield($0) }, endsWithToken: true)
     continuation.onTermination = { [weak self] _ in
       subscription.cancel()
       let removed = self?.streams.withLock { $0.continuations.removeValue(forKey: id) }

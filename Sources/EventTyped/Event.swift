@@ -128,7 +128,7 @@ public final class Event<Payload: Sendable>: Sendable {
     _ observer: Observer, handler: @escaping (Observer, Payload) -> Void
   ) -> Subscription {
     let entry = ObserverEntry(observer: observer, keyed: true, delivery: delivery, handler: handler)
-    return list.subscribe(entry, retainedByEntry: true)
+    return list.subscribe(entry, endsWithToken: false)
   }
 
   /// Registers a type-level (static) function for `type`, whose parameters are the payload's
@@ -159,7 +159,7 @@ public final class Event<Payload: Sendable>: Sendable {
     let entry = ObserverEntry(observer: key, keyed: true, delivery: delivery) {
       (_: TypeKey, payload: Payload) in function(repeat each payload)
     }
-    return list.subscribe(entry, retainedByEntry: true)
+    return list.subscribe(entry, endsWithToken: false)
   }
 
   /// Registers a closure for as long as the returned token lives.
@@ -176,7 +176,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
   public func subscribe(_ handler: @escaping @Sendable (Payload) -> Void) -> Subscription {
-    list.subscribe(ObserverEntry(delivery: delivery, handler: handler), retainedByEntry: false)
+    list.subscribe(ObserverEntry(delivery: delivery, handler: handler), endsWithToken: true)
   }
 
   /// Ends the registration of `observer`, if it has one.

@@ -6,7 +6,7 @@ import Testing
 private func subscribe(
   _ list: ObserverList<Int>, delivery: Delivery, _ handler: @escaping @Sendable (Int) -> Void
 ) -> Subscription {
-  list.subscribe(ObserverEntry(delivery: delivery, handler: handler), retainedByEntry: false)
+  list.subscribe(ObserverEntry(delivery: delivery, handler: handler), endsWithToken: true)
 }
 
 @Suite("Delivery")
@@ -69,7 +69,7 @@ struct DeliveryTests {
     let entry = ObserverEntry<Int>(observer: observer!, keyed: true, delivery: .queue(queue)) {
       _, _ in calls.increment()
     }
-    _ = list.subscribe(entry, retainedByEntry: true)
+    _ = list.subscribe(entry, endsWithToken: false)
     let hold = Signal()
     queue.async { _ = hold.wait() }
     list.post(1)
@@ -127,7 +127,7 @@ struct ReRegistrationTests {
       let entry = ObserverEntry<Int>(observer: observer, keyed: true, delivery: .queue(queue)) {
         _, value in log.record("\(label):\(value)")
       }
-      _ = list.subscribe(entry, retainedByEntry: true)
+      _ = list.subscribe(entry, endsWithToken: false)
     }
     register("old")
     let hold = Signal()

@@ -18,7 +18,7 @@ private final class Listener: Sendable {
 private func subscribe(
   _ list: ObserverList<Int>, _ handler: @escaping (Int) -> Void
 ) -> Subscription {
-  list.subscribe(ObserverEntry(delivery: .synchronous, handler: handler), retainedByEntry: false)
+  list.subscribe(ObserverEntry(delivery: .synchronous, handler: handler), endsWithToken: true)
 }
 
 /// Registers `listener` keyed and weakly, for as long as it lives.
@@ -27,7 +27,7 @@ private func register(_ list: ObserverList<Int>, _ listener: Listener) -> Subscr
   let entry = ObserverEntry<Int>(observer: listener, keyed: true, delivery: .synchronous) {
     listener, value in listener.receive(value)
   }
-  return list.subscribe(entry, retainedByEntry: true)
+  return list.subscribe(entry, endsWithToken: false)
 }
 
 @Suite("ObserverList")

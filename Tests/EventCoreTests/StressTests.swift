@@ -19,7 +19,7 @@ struct CoreStressTests {
           if cancelReturned.load(ordering: .acquiring) { violations.increment() }
           delivered.increment()
         },
-        retainedByEntry: false)
+        endsWithToken: true)
       for _ in 0..<20 { _ = list.count }
       token.cancel()
       cancelReturned.store(true, ordering: .releasing)
@@ -43,7 +43,7 @@ struct CoreStressTests {
           let entry = ObserverEntry<Int>(observer: observer, keyed: true, delivery: .synchronous) {
             _, _ in calls.increment()
           }
-          _ = list.subscribe(entry, retainedByEntry: true)
+          _ = list.subscribe(entry, endsWithToken: false)
         }
         if round % 2 == worker % 2 { list.post(round) }
         list.removeObserver(observer)
