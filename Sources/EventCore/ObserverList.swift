@@ -39,7 +39,8 @@
 
     /// Completes the cancellation of the removed entries, which waits for their invocations
     /// in flight on other threads and so must not happen under the lock.
-    @usableFromInline func waitForInvocations() {
+    @inlinable
+    func waitForInvocations() {
       for entry in entries { entry.liveness.waitForInvocations() }
     }
   }
@@ -78,6 +79,7 @@
   @inlinable
   package func subscribe(_ entry: Entry, endsWithToken: Bool) -> Subscription {
     entry.list = self
+    entry.leave = { list, entry in list.remove(entry) }
     insert(entry)
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
