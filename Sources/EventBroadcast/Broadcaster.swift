@@ -45,9 +45,9 @@ public final class Broadcaster: Sendable {
   /// Like every broadcaster, it may be used from any thread.
   public static let shared = Broadcaster()
 
-  /// One observer list per protocol. The key is the identity of the protocol type `P`; the value
-  /// is always the `Channel<P>` for that very `P` (see `channel(for:)`).
-  private let channels = Lock<[ObjectIdentifier: AnyObject]>([:])
+  /// One observer list per protocol, keyed by the identity of the protocol type `P`. Every entry
+  /// of the list under the key of `P` holds an observer registered as a `P` (see `register`).
+  let channels = Lock<[ObjectIdentifier: Channel]>([:])
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///
@@ -96,7 +96,8 @@ public final class Broadcaster: Sendable {
           + "instances can be observers (they are held weakly)")
     }
     return channel(for: P.self).subscribe(
-      Self.entry(for: object, as: P.self), endsWithToken: false)
+      Self.entry(for: object, unretained: UnretainedObserver.make(observer, of: object)),
+      endsWithToken: false)
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -118,7 +119,7 @@ public final class Broadcaster: Sendable {
   ///   - observer: The registered observer.
   public func unregister<P>(_ protocolType: P.Type, observer: P) {
     guard let object = Self.object(observer),
-      let channel = existingChannel(for: P.self)
+      let channel = existingChannel(for: ObjectIdentifier(P.self))
     else { return }
     channel.removeObserver(object)
   }
@@ -130,7 +131,7 @@ public final class Broadcaster: Sendable {
   ///
   /// - Parameter protocolType: The protocol whose observers to remove.
   public func unregisterAll<P>(_ protocolType: P.Type) {
-    existingChannel(for: P.self)?.removeAll()
+    existingChannel(for: ObjectIdentifier(P.self))?.removeAll()
   }
 
   /// Calls `body` once with each live observer of `protocolType`, in registration order.
@@ -150,18 +151,24 @@ public final class Broadcaster: Sendable {
   ///   - body: Called with each observer, typed as `protocolType`.
   /// - Complexity: O(*n*) for *n* observers. Allocates nothing unless the observers changed
   ///   since the previous notification of `protocolType`.
+  @inlinable
   public func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
-    guard let channel = existingChannel(for: P.self) else { return }
-    // Each live entry puts its observer, as a `P`, in `slot`, and `body` is called from here,
-    // inside the entry's invocation so that a concurrent cancel waits for it. Handing `body` to
-    // the list as a payload would need `withoutActuallyEscaping`, whose thunk costs a heap
-    // allocation per notification.
-    var observer: P?
-    withUnsafeMutablePointer(to: &observer) { slot in
-      channel.forEachEntry { entry in
-        entry.invoke(slot) {
-          // The only strong reference we take, released before the next observer is called.
-          if let current = slot.pointee.take() { body(current) }
+    // Inlinable so that the client specializes it for its `P`: taking the observer out of the
+    // slot and handing it to `body` are then plain moves and calls.
+    guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
+    // Each live entry puts its observer, retained, in `slot`'s storage, and `body` is called
+    // from here, inside the entry's invocation so that a concurrent cancel waits for it. Handing
+    // `body` to the list as a payload would need `withoutActuallyEscaping`, whose thunk costs a
+    // heap allocation per notification.
+    withUnsafeTemporaryAllocation(of: P.self, capacity: 1) { storage in
+      var slot = ObserverSlot(storage: UnsafeMutableRawPointer(storage.baseAddress!))
+      withUnsafeMutablePointer(to: &slot) { slot in
+        channel.forEachEntry { entry in
+          entry.invoke(slot) {
+            // Safe: the channel of `P` holds only observers registered as a `P`. The only
+            // strong reference we take, released before the next observer is called.
+            if let observer = slot.pointee.take(as: P.self) { body(observer) }
+          }
         }
       }
     }
@@ -176,45 +183,37 @@ public final class Broadcaster: Sendable {
   /// - Returns: How many observers a notification started now would call.
   /// - Complexity: O(*n*) for *n* registrations.
   public func observerCount<P>(_ protocolType: P.Type) -> Int {
-    existingChannel(for: P.self)?.count ?? 0
+    existingChannel(for: ObjectIdentifier(P.self))?.count ?? 0
   }
 }
 
-/// The registrations of one protocol `P`.
+/// The registrations of one protocol.
 ///
-/// A notification passes each entry a pointer to its own stack slot, where the entry stores its
-/// observer as a `P` if it is still live. The pointer is not `Sendable`, so the list's
-/// asynchronous `post` cannot be used with it by mistake.
-typealias Channel<P> = ObserverList<UnsafeMutablePointer<P?>>
+/// A notification passes each entry a pointer to its own ``ObserverSlot``, where the entry
+/// stores its observer if it is still live. The pointer is not `Sendable`, so the list's
+/// asynchronous `post` cannot be used with it by mistake. The list is not generic over the
+/// protocol, so its code is specialized once, in this module, for every protocol.
+@usableFromInline typealias Channel = ObserverList<UnsafeMutablePointer<ObserverSlot>>
 
 extension Broadcaster {
   /// The channel of `P`, created on first use.
   ///
   /// Keyed by the identity of the type `P` (for a protocol, its existential type), never by its
   /// name, so distinct protocols that share a name get distinct channels.
-  private func channel<P>(for _: P.Type) -> Channel<P> {
+  private func channel<P>(for _: P.Type) -> Channel {
     let key = ObjectIdentifier(P.self)
-    let channel = channels.withLock { channels -> AnyObject in
+    return channels.withLock { channels in
       if let existing = channels[key] { return existing }
-      let created = Channel<P>()
+      let created = Channel()
       channels[key] = created
       return created
     }
-    return Self.list(channel, of: P.self)
   }
 
-  /// The channel of `P` if anything was ever registered for `P`: notifying, counting and
-  /// unregistering create no channel.
-  private func existingChannel<P>(for _: P.Type) -> Channel<P>? {
-    let key = ObjectIdentifier(P.self)
-    return channels.withLock { $0[key] }.map { Self.list($0, of: P.self) }
-  }
-
-  /// The stored channel with its type restored.
-  private static func list<P>(_ channel: AnyObject, of _: P.Type) -> Channel<P> {
-    // Safe: only `channel(for:)` stores channels, and under the key of `P` it stores the
-    // channel of that very `P`.
-    unsafeDowncast(channel, to: Channel<P>.self)
+  /// The channel of the type whose identity is `key`, if anything was ever registered for it:
+  /// notifying, counting and unregistering create no channel.
+  @usableFromInline func existingChannel(for key: ObjectIdentifier) -> Channel? {
+    channels.withLock { $0[key] }
   }
 
   /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
@@ -223,15 +222,21 @@ extension Broadcaster {
     type(of: observer as Any) is AnyClass ? observer as AnyObject : nil
   }
 
-  /// A registration that holds `observer` weakly, one per observer, and hands it over as a `P`
-  /// to each notification.
-  private static func entry<Observer: AnyObject, P>(
-    for observer: Observer, as _: P.Type
-  ) -> ObserverEntry<UnsafeMutablePointer<P?>> {
-    ObserverEntry(observer: observer, keyed: true, delivery: .synchronous) { observer, slot in
-      // Cannot fail: the observer was registered as a `P`, and a class's conformances do not
-      // change while it lives.
-      slot.pointee = (observer as! P)
+  /// A registration that holds `object` weakly, one per observer, and hands it over to each
+  /// notification as the `P` it was registered as.
+  ///
+  /// `unretained` holds the bytes of that `P` without its reference; the handler copies them
+  /// into the notification's slot, retained, only while the entry's weak load holds `object`
+  /// alive: no dynamic cast per delivery, and the observer stays weak.
+  ///
+  /// Generic over `Observer` only because the Swift 6.3.1 compiler crashes (SILGen, emitting the
+  /// closure's reabstraction thunk) when `ObserverEntry.init`'s `Observer` is `AnyObject` itself.
+  private static func entry<Observer: AnyObject>(
+    for object: Observer, unretained: UnretainedObserver
+  ) -> ObserverEntry<UnsafeMutablePointer<ObserverSlot>> {
+    ObserverEntry(observer: object, keyed: true, delivery: .synchronous) { alive, slot in
+      // `alive` is the strong reference the entry's weak load returned, held for this call.
+      unretained.copy(retaining: alive, into: slot)
     }
   }
 }

@@ -118,9 +118,10 @@ struct ConditionsStateMachine: Sendable {
   /// evaluates. A shared or unknown name consumes nothing and only evaluates.
   mutating func arrive(_ name: String) -> Evaluation {
     guard isEnabled else { return .none }
-    if var conditioner = conditioners[name], conditioner.source == .local {
-      conditioner.count = min(conditioner.count + 1, conditioner.minCount)
-      conditioners[name] = conditioner
+    // One hash lookup, then an in-place update of the value.
+    if let index = conditioners.index(forKey: name), conditioners.values[index].source == .local {
+      let conditioner = conditioners.values[index]
+      conditioners.values[index].count = min(conditioner.count + 1, conditioner.minCount)
     }
     return evaluate()
   }
@@ -182,11 +183,16 @@ struct ConditionsStateMachine: Sendable {
   }
 
   /// Starts a new round: local counts to zero, ignores cleared.
+  ///
+  /// Mutates the values in place, walking the indices by hand: assigning by key while iterating
+  /// the dictionary, or iterating `values.indices` (which holds a copy of the values), would
+  /// share its storage and copy it, an allocation per completion.
   private mutating func rearm() {
-    for (name, var conditioner) in conditioners {
-      conditioner.isIgnored = false
-      if conditioner.source == .local { conditioner.count = 0 }
-      conditioners[name] = conditioner
+    var index = conditioners.values.startIndex
+    while index != conditioners.values.endIndex {
+      conditioners.values[index].isIgnored = false
+      if conditioners.values[index].source == .local { conditioners.values[index].count = 0 }
+      conditioners.values.formIndex(after: &index)
     }
   }
 

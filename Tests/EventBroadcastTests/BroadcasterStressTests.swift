@@ -85,3 +85,44 @@ struct BroadcasterStressTests {
     #expect(hub.observerCount((any Tick).self) == 1)
   }
 }
+
+private final class Releasable: Tick, Sendable {
+  let calls = Counter()
+
+  func tick() {
+    calls.increment()
+  }
+}
+
+@Suite("Broadcaster Release Stress")
+struct BroadcasterReleaseStressTests {
+  @Test(
+    "observers released on other threads while notifications run are called whole or not at all")
+  func releasesRacingNotifications() {
+    let hub = Broadcaster()
+    let group = DispatchGroup()
+    let survivor = Ticker()
+    hub.register((any Tick).self, observer: survivor)
+    let notifications = Counter()
+
+    for _ in 0..<2 {
+      DispatchQueue.global().async(group: group) {
+        for _ in 0..<3_000 {
+          // Each observer handed over is alive for the call: calling it would crash otherwise.
+          hub.notify((any Tick).self) { $0.tick() }
+          notifications.increment()
+        }
+      }
+    }
+    DispatchQueue.global().async(group: group) {
+      for _ in 0..<3_000 {
+        // Registered and released at once: the notifiers race its deallocation.
+        hub.register((any Tick).self, observer: Releasable())
+      }
+    }
+
+    #expect(group.wait(timeout: .now() + 30) == .success)
+    #expect(survivor.calls.count == notifications.count)
+    #expect(hub.observerCount((any Tick).self) == 1)
+  }
+}

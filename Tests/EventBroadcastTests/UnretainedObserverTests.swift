@@ -1,0 +1,158 @@
+import EventBroadcast
+import EventTestSupport
+import Testing
+
+/// A protocol whose existential is an opaque container (the class reference sits in its inline
+/// buffer, next to metadata and a witness table).
+private protocol Ping {
+  func ping()
+}
+
+/// A protocol whose existential is a class reference and a witness table.
+private protocol ClassPing: AnyObject {
+  func ping()
+}
+
+/// A second protocol, for compositions (two witness tables).
+private protocol Pong {
+  func pong()
+}
+
+private class Base {
+  let calls = Counter()
+}
+
+private final class Pinger: Base, Ping, ClassPing, Pong {
+  func ping() {
+    calls.increment()
+  }
+
+  func pong() {
+    calls.increment()
+  }
+}
+
+/// The broadcaster hands each observer back as the `P` it was registered as, rebuilt from a copy
+/// that does not retain it: these tests cover every memory layout a `P` holding a class can have,
+/// and that the copy neither keeps the observer alive nor releases it too often.
+@Suite("Broadcaster observer representations")
+struct UnretainedObserverTests {
+  let hub = Broadcaster()
+
+  /// Registers a fresh `Pinger` as `P`, notifies 100 times, checks that `body` got that very
+  /// object each time, then releases it and checks that it is gone and no longer called.
+  private func roundTrip<P>(_ type: P.Type, as convert: (Pinger) -> P) {
+    let seen = Counter()
+    weak var weakObserver: Pinger?
+    do {
+      let observer = Pinger()
+      weakObserver = observer
+      hub.register(type, observer: convert(observer))
+      for _ in 0..<100 {
+        hub.notify(type) { received in
+          if (received as AnyObject) === observer { seen.increment() }
+        }
+      }
+      #expect(hub.observerCount(type) == 1)
+    }
+    #expect(weakObserver == nil)
+    #expect(seen.count == 100)
+    hub.notify(type) { _ in seen.increment() }
+    #expect(seen.count == 100)
+    #expect(hub.observerCount(type) == 0)
+  }
+
+  @Test("a protocol existential observer is handed back as itself and stays weak")
+  func opaqueExistential() {
+    roundTrip((any Ping).self) { $0 }
+  }
+
+  @Test("a class-bound protocol existential observer is handed back as itself and stays weak")
+  func classExistential() {
+    roundTrip((any ClassPing).self) { $0 }
+  }
+
+  @Test("a protocol composition observer is handed back as itself and stays weak")
+  func composition() {
+    roundTrip((any Ping & Pong).self) { $0 }
+  }
+
+  @Test("a class-bound composition observer is handed back as itself and stays weak")
+  func classComposition() {
+    roundTrip((any ClassPing & Pong).self) { $0 }
+  }
+
+  @Test("a superclass-constrained existential observer is handed back as itself and stays weak")
+  func superclassExistential() {
+    roundTrip((any Base & Pong).self) { $0 }
+  }
+
+  @Test("a concrete class observer is handed back as itself and stays weak")
+  func concreteClass() {
+    roundTrip(Pinger.self) { $0 }
+  }
+
+  @Test("a superclass observer is handed back as itself and stays weak")
+  func superclass() {
+    roundTrip(Base.self) { $0 }
+  }
+
+  @Test("an AnyObject observer is handed back as itself and stays weak")
+  func anyObject() {
+    roundTrip(AnyObject.self) { $0 }
+  }
+
+  @Test("an Any observer holding a class instance is handed back as itself and stays weak")
+  func any() {
+    roundTrip(Any.self) { $0 }
+  }
+
+  @Test("the observer handed to body calls through the protocol's witnesses")
+  func callsThroughWitnesses() {
+    let observer = Pinger()
+    hub.register((any Ping & Pong).self, observer: observer)
+
+    hub.notify((any Ping & Pong).self) {
+      $0.ping()
+      $0.pong()
+    }
+
+    #expect(observer.calls.count == 2)
+  }
+
+  @Test("an observer kept by body outlives its release by the registrant, and only then goes")
+  func bodyMayKeepTheObserver() {
+    var kept: (any Ping)?
+    weak var weakObserver: Pinger?
+    do {
+      let observer = Pinger()
+      weakObserver = observer
+      hub.register((any Ping).self, observer: observer)
+      hub.notify((any Ping).self) { kept = $0 }
+    }
+
+    #expect(weakObserver != nil)
+    kept?.ping()
+    #expect(weakObserver?.calls.count == 1)
+    kept = nil
+    #expect(weakObserver == nil)
+  }
+
+  @Test("re-registering an observer many times neither retains nor over-releases it")
+  func reRegistering() {
+    weak var weakObserver: Pinger?
+    let calls = Counter()
+    do {
+      let observer = Pinger()
+      weakObserver = observer
+      for _ in 0..<100 {
+        hub.register((any Ping).self, observer: observer)
+        hub.notify((any Ping).self) { _ in calls.increment() }
+      }
+    }
+
+    #expect(weakObserver == nil)
+    #expect(calls.count == 100)
+    #expect(hub.observerCount((any Ping).self) == 0)
+  }
+}
