@@ -20,14 +20,12 @@ enum ArrivalObservation {
     // `cancel()` returns.
     let liveness = Liveness()
     let token = center.addObserver(forName: name, object: nil, queue: nil) { notification in
-      guard liveness.beginInvocation() else { return }
-      defer { liveness.endInvocation() }
       if let sender {
         guard let expected = sender.object, let posted = notification.object,
           (posted as AnyObject) === expected
         else { return }
       }
-      DeliveryScope.run(arrive)
+      liveness.invokeIfLive(arrive)
     }
     let registration = CenterRegistration(center: center, token: token)
     return Subscription(liveness: liveness) { registration.end() }

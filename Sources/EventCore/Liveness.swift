@@ -104,6 +104,20 @@ public import Synchronization
     return true
   }
 
+  /// Runs `body` as one invocation, if the registration is live: counted in flight (so a
+  /// `cancel()` on another thread waits for it) and marked as a delivery on this thread (so a
+  /// cancel from inside it does not wait). For registrations outside an `ObserverList`.
+  ///
+  /// - Returns: Whether `body` ran.
+  @inlinable
+  @discardableResult
+  package final func invokeIfLive(_ body: () -> Void) -> Bool {
+    guard beginInvocation() else { return false }
+    defer { endInvocation() }
+    DeliveryScope.run(body)
+    return true
+  }
+
   @inlinable
   package final func endInvocation() {
     state.wrappingSubtract(Self.oneInvocation, ordering: .releasing)

@@ -133,9 +133,7 @@ extension NotificationCenter {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: messageType) { message in
       // Counted in flight, so a cancel on another thread waits for a call already past the check.
-      guard liveness.beginInvocation() else { return }
-      defer { liveness.endInvocation() }
-      DeliveryScope.run { handler(message) }
+      liveness.invokeIfLive { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
   }
@@ -159,9 +157,7 @@ extension NotificationCenter {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
       // Counted in flight, so a cancel on another thread waits for a call already past the check.
-      guard liveness.beginInvocation() else { return }
-      defer { liveness.endInvocation() }
-      DeliveryScope.run { handler(message) }
+      liveness.invokeIfLive { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
   }
@@ -185,9 +181,7 @@ extension NotificationCenter {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
       // Counted in flight, so a cancel on another thread waits for a call already past the check.
-      guard liveness.beginInvocation() else { return }
-      defer { liveness.endInvocation() }
-      DeliveryScope.run { handler(message) }
+      liveness.invokeIfLive { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
   }
