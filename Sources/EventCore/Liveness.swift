@@ -16,16 +16,20 @@ public import Synchronization
 /// subscribe.
 ///
 /// `@unchecked Sendable` because the class is not final: its own stored properties are atomics
-/// (`state`, `owners`), and its subclass states its own reasons.
+/// (`state`, `firstOwner`, `moreOwners`), and its subclass states its own reasons.
 @usableFromInline package class Liveness: @unchecked Sendable {
   @usableFromInline static let cancelledBit = 1
   @usableFromInline static let boundBit = 2
-  @usableFromInline static let oneInvocation = 4
+  /// Set by a `cancel()` that sleeps until the invocations in flight end.
+  @usableFromInline static let waiterBit = 4
+  @usableFromInline static let oneInvocation = 8
 
   @usableFromInline let state = Atomic<Int>(0)
-  /// The owners given to `bind(to:)`, created by the first one: most registrations are never
-  /// bound, and a subscribe should not pay for a lock it does not use.
-  private let owners = AtomicLazyReference<Owners>()
+  /// The first owner given to `bind(to:)`, checked without a lock on every invocation of an
+  /// owner-bound registration; created by the first bind, since most registrations have none.
+  private let firstOwner = AtomicLazyReference<WeakBox>()
+  /// Any further owners, rare enough to sit behind a lock.
+  private let moreOwners = AtomicLazyReference<Owners>()
 
   private final class Owners: Sendable {
     let boxes = Lock<[WeakBox]>([])
@@ -52,11 +56,9 @@ public import Synchronization
     guard state.load(ordering: .acquiring) >= Self.oneInvocation,
       !DeliveryScope.isActive
     else { return }
-    var attempt = 0
-    while state.load(ordering: .acquiring) >= Self.oneInvocation {
-      attempt += 1
-      Backoff.pause(attempt)
-    }
+    InvocationWaiters.wait(
+      announce: { state.bitwiseOr(Self.waiterBit, ordering: .acquiringAndReleasing) },
+      until: { state.load(ordering: .acquiring) < Self.oneInvocation })
   }
 
   /// Ends the registration a token stands for: marks it cancelled and waits for invocations
@@ -120,7 +122,12 @@ public import Synchronization
 
   @inlinable
   package final func endInvocation() {
-    state.wrappingSubtract(Self.oneInvocation, ordering: .releasing)
+    let previous = state.wrappingSubtract(Self.oneInvocation, ordering: .acquiringAndReleasing)
+      .oldValue
+    // The last invocation in flight wakes a cancel waiting for it.
+    if previous & Self.waiterBit != 0 && previous < 2 * Self.oneInvocation {
+      InvocationWaiters.wakeAll()
+    }
   }
 
   /// Whether an owner given to `bind(to:)` has been deallocated. Call it outside any lock.
@@ -130,14 +137,18 @@ public import Synchronization
 
   @usableFromInline package final func bind(to owner: AnyObject) {
     let box = WeakBox(owner)
-    let owners = self.owners.load() ?? self.owners.storeIfNil(Owners())
-    owners.boxes.withLock { $0.append(box) }
+    if firstOwner.storeIfNil(box) !== box {
+      let more = moreOwners.load() ?? moreOwners.storeIfNil(Owners())
+      more.boxes.withLock { $0.append(box) }
+    }
     state.bitwiseOr(Self.boundBit, ordering: .releasing)
   }
 
   @usableFromInline final func ownersAreAlive() -> Bool {
-    // The weak loads happen after the lock is released: see `WeakBox`.
-    let boxes = owners.load()?.boxes.withLock { $0 } ?? []
+    // The weak loads happen outside any lock: see `WeakBox`.
+    if let first = firstOwner.load(), !first.isAlive { return false }
+    guard let more = moreOwners.load() else { return true }
+    let boxes = more.boxes.withLock { $0 }
     for box in boxes where !box.isAlive { return false }
     return true
   }
