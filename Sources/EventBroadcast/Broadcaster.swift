@@ -34,10 +34,10 @@ import EventCore
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
-/// ``notify(_:_:)-swift.method`` closure. There are no dispatch barriers and no observer code
-/// runs while a lock is held. The one wait is deliberate: unregistering an observer whose call
-/// is running on another thread waits for that call to return (unless you unregister from
-/// inside a notification), so once `unregister` returns the observer is not being called.
+/// ``notify(_:_:)-swift.method`` closure. There are no dispatch barriers, no observer code
+/// runs while a lock is held, and nothing waits for an observer's call running on another
+/// thread: once `unregister` returns no notification starts a new call to the observer, and a
+/// call already running elsewhere may finish.
 public final class Broadcaster: Sendable {
   /// The broadcaster behind the static methods.
   ///
@@ -111,8 +111,8 @@ public final class Broadcaster: Sendable {
   /// deinit { Broadcaster.unregister(Update.self, observer: self) }
   /// ```
   ///
-  /// Thread-safe. Once it returns, no notification, including one in progress on another
-  /// thread, starts a new call to `observer` for `protocolType`.
+  /// Thread-safe, and never waits for a call running on another thread. Once it returns, no
+  /// notification that begins afterwards starts a new call to `observer` for `protocolType`.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol the observer was registered for.
@@ -126,8 +126,9 @@ public final class Broadcaster: Sendable {
 
   /// Ends every registration for `protocolType`.
   ///
-  /// Registrations for other protocols stay. Thread-safe; once it returns, no notification of
-  /// `protocolType` in progress starts a new call to any of the removed observers.
+  /// Registrations for other protocols stay. Thread-safe, and never waits for a call running on
+  /// another thread; once it returns, no notification of `protocolType` that begins afterwards
+  /// starts a new call to any of the removed observers.
   ///
   /// - Parameter protocolType: The protocol whose observers to remove.
   public func unregisterAll<P>(_ protocolType: P.Type) {
@@ -157,7 +158,7 @@ public final class Broadcaster: Sendable {
     // slot and handing it to `body` are then plain moves and calls.
     guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
     // Each live entry puts its observer, retained, in `slot`'s storage, and `body` is called
-    // from here, inside the entry's invocation so that a concurrent cancel waits for it. Handing
+    // from here, right after the entry's liveness check, as one invocation. Handing
     // `body` to the list as a payload would need `withoutActuallyEscaping`, whose thunk costs a
     // heap allocation per notification.
     withUnsafeTemporaryAllocation(of: P.self, capacity: 1) { storage in

@@ -130,12 +130,29 @@ struct ConditionsStateMachine: Sendable {
   ///
   /// Dropped while disabled, and refused for a name not in the set or not ignorable.
   mutating func ignore(_ name: String) -> IgnoreOutcome {
+    guard markIgnored(name) else { return IgnoreOutcome(isAccepted: false, didComplete: false) }
+    return IgnoreOutcome(isAccepted: true, didComplete: evaluateIgnore().didComplete)
+  }
+
+  /// The first half of ``ignore(_:)``: marks an ignorable conditioner met for this round without
+  /// evaluating, so that the `onIgnored` handlers can run (outside the lock) while it reads as
+  /// met, before an evaluation re-arms it.
+  ///
+  /// - Returns: Whether the ignore was accepted; `false` while disabled, for a name not in the
+  ///   set, or for one that is not ignorable.
+  mutating func markIgnored(_ name: String) -> Bool {
     guard isEnabled, var conditioner = conditioners[name], conditioner.ignorable else {
-      return IgnoreOutcome(isAccepted: false, didComplete: false)
+      return false
     }
     conditioner.isIgnored = true
     conditioners[name] = conditioner
-    return IgnoreOutcome(isAccepted: true, didComplete: evaluate().didComplete)
+    return true
+  }
+
+  /// The second half of ``ignore(_:)``: the evaluation after an accepted ignore.
+  mutating func evaluateIgnore() -> Evaluation {
+    guard isEnabled else { return .none }
+    return evaluate()
   }
 
   /// Takes a registry's new count for a shared conditioner, then evaluates when enabled.

@@ -203,16 +203,20 @@ public final class NotificationReceiver: Sendable {
   /// added with `ignorable: false`: a condition that must not be skipped is not skipped, and
   /// no handler hears of it. Each accepted ignore is reported, also a repeated one.
   ///
+  /// The `onIgnored` handlers run before that evaluation, so they see `name` met
+  /// (`remaining(name) == 0`), not the next round that a completion re-arms.
+  ///
   /// - Parameter name: The conditioner's name, matched by value.
   /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers run
   ///   on the calling thread, `onIgnored` ones before `onVerified` ones.
   public func ignore(_ name: String) {
-    let (outcome, due) = state.withLock { state in
-      let outcome = state.machine.ignore(name)
-      return (outcome, outcome.didComplete ? state.waiters.complete() : [])
+    guard state.withLock({ $0.machine.markIgnored(name) }) else { return }
+    ignoredHandlers.post(name)
+    let (evaluation, due) = state.withLock { state in
+      let evaluation = state.machine.evaluateIgnore()
+      return (evaluation, evaluation.didComplete ? state.waiters.complete() : [])
     }
-    if outcome.isAccepted { ignoredHandlers.post(name) }
-    if outcome.didComplete { announceCompletion(resuming: due) }
+    if evaluation.didComplete { announceCompletion(resuming: due) }
   }
 
   /// Re-arms every conditioner: counts back to zero, ignores cleared, a latched verification

@@ -2,11 +2,20 @@ public import Synchronization
 
 /// The cancellation state that a `Subscription` shares with its registration.
 ///
-/// One atomic word holds the cancelled flag, the bound flag and the number of invocations in
-/// flight. The delivery path enters an invocation with one atomic add, which either sees the
-/// cancelled flag (and backs out) or is seen by `cancel()`, which then waits for it to finish.
-/// That is how "after `cancel()` returns, no invocation starts" holds even for a poster that
-/// was preempted between its check and the call.
+/// One atomic word holds the cancelled flag and the bound flag. The delivery path reads it
+/// immediately before each invocation; `cancel()` sets the cancelled flag and returns at once.
+///
+/// Why nothing counts invocations in flight: cancelling never waits for a handler (guarantees 2
+/// and 6), so a count could only be read, never waited on. And no program can tell an invocation
+/// that passed its check just before `cancel()` and was then preempted from one that started
+/// just before it: either way the handler runs once, on another thread, and `cancel()` has
+/// returned. What the guarantee does promise needs only the flag:
+/// - a post that begins after `cancel()` returns reads the flag set (the post first takes the
+///   list's lock, which the cancel's removal took after setting it, or it reads the atomic with
+///   acquire ordering after the releasing write);
+/// - a delivery already queued reads the flag when it runs;
+/// - a post in progress on the cancelling thread reads it, in program order, before its next
+///   invocation.
 ///
 /// Owners are added by `Subscription.bind(to:)`; once any of them is gone the registration is no
 /// longer live.
@@ -20,9 +29,6 @@ public import Synchronization
 @usableFromInline package class Liveness: @unchecked Sendable {
   @usableFromInline static let cancelledBit = 1
   @usableFromInline static let boundBit = 2
-  /// Set by a `cancel()` that sleeps until the invocations in flight end.
-  @usableFromInline static let waiterBit = 4
-  @usableFromInline static let oneInvocation = 8
 
   @usableFromInline let state = Atomic<Int>(0)
   /// The first owner given to `bind(to:)`, checked without a lock on every invocation of an
@@ -37,42 +43,18 @@ public import Synchronization
 
   @usableFromInline package init() {}
 
-  /// Marks the registration cancelled without waiting; safe under a lock. Pair it with
-  /// ``waitForInvocations()`` once the lock is released.
+  /// Marks the registration cancelled. Never waits, so it is safe under a lock.
   ///
   /// - Returns: `true` for the call that cancelled it, `false` if it already was.
   @discardableResult
-  @usableFromInline package final func markCancelled() -> Bool {
+  @usableFromInline package final func cancel() -> Bool {
     state.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing).oldValue
       & Self.cancelledBit == 0
   }
 
-  /// Waits until no invocation is in flight on another thread.
-  ///
-  /// Does not wait when the caller is itself inside a delivery (a handler cancelling itself or
-  /// another registration, on this thread or while another thread runs it): waiting there could
-  /// wait on itself, or on a thread that waits on it.
-  @usableFromInline package final func waitForInvocations() {
-    guard state.load(ordering: .acquiring) >= Self.oneInvocation,
-      !DeliveryScope.isActive
-    else { return }
-    InvocationWaiters.wait(
-      announce: { state.bitwiseOr(Self.waiterBit, ordering: .acquiringAndReleasing) },
-      until: { state.load(ordering: .acquiring) < Self.oneInvocation })
-  }
-
-  /// Ends the registration a token stands for: marks it cancelled and waits for invocations
-  /// running on other threads. A registration in a list also leaves the list.
+  /// Ends the registration a token stands for. A registration in a list also leaves the list.
   @usableFromInline package func endRegistration() {
     cancel()
-  }
-
-  /// Marks the registration cancelled and waits for invocations running on other threads.
-  @discardableResult
-  @usableFromInline package final func cancel() -> Bool {
-    let cancelledNow = markCancelled()
-    waitForInvocations()
-    return cancelledNow
   }
 
   /// Whether `cancel()` has been called (owners are not consulted).
@@ -82,7 +64,8 @@ public import Synchronization
 
   /// Whether an invocation may start now: not cancelled, and every bound owner alive.
   ///
-  /// Loads weak references when bound, so call it outside any lock.
+  /// Check it immediately before each invocation, on the thread that runs it. Loads weak
+  /// references when bound, so call it outside any lock.
   @inlinable
   package final var isLive: Bool {
     let current = state.load(ordering: .acquiring)
@@ -91,43 +74,15 @@ public import Synchronization
     return true
   }
 
-  /// Enters an invocation if the registration is live. Call ``endInvocation()`` after the
-  /// handler returns, and only if this returned `true`.
-  @inlinable
-  package final func beginInvocation() -> Bool {
-    let previous = state.wrappingAdd(Self.oneInvocation, ordering: .acquiringAndReleasing)
-      .oldValue
-    if previous & Self.cancelledBit != 0
-      || (previous & Self.boundBit != 0 && !ownersAreAlive())
-    {
-      endInvocation()
-      return false
-    }
-    return true
-  }
-
-  /// Runs `body` as one invocation, if the registration is live: counted in flight (so a
-  /// `cancel()` on another thread waits for it) and marked as a delivery on this thread (so a
-  /// cancel from inside it does not wait). For registrations outside an `ObserverList`.
+  /// Runs `body` if the registration is live; for registrations outside an `ObserverList`.
   ///
   /// - Returns: Whether `body` ran.
   @inlinable
   @discardableResult
   package final func invokeIfLive(_ body: () -> Void) -> Bool {
-    guard beginInvocation() else { return false }
-    defer { endInvocation() }
-    DeliveryScope.run(body)
+    guard isLive else { return false }
+    body()
     return true
-  }
-
-  @inlinable
-  package final func endInvocation() {
-    let previous = state.wrappingSubtract(Self.oneInvocation, ordering: .acquiringAndReleasing)
-      .oldValue
-    // The last invocation in flight wakes a cancel waiting for it.
-    if previous & Self.waiterBit != 0 && previous < 2 * Self.oneInvocation {
-      InvocationWaiters.wakeAll()
-    }
   }
 
   /// Whether an owner given to `bind(to:)` has been deallocated. Call it outside any lock.

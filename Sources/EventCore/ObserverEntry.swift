@@ -65,8 +65,7 @@
     super.init()
   }
 
-  /// Leaves the list (which cancels the entry and waits for its invocations in flight), or,
-  /// when the list is gone, just cancels.
+  /// Leaves the list (which cancels the entry), or, when the list is gone, just cancels.
   @usableFromInline override package func endRegistration() {
     if let list, let leave { leave(list, self) }
     cancel()
@@ -89,15 +88,13 @@
     invoke(payload) {}
   }
 
-  /// Runs the handler, then `continuation`, as one invocation: only if the registration is live,
-  /// and counted in flight throughout, so a `cancel()` on another thread waits for both.
+  /// Runs the handler, then `continuation`, as one invocation, if the registration is live.
   ///
   /// For callers whose work continues after the handler, such as a broadcaster that hands the
   /// observer the handler produced to a non-escaping closure.
   @inlinable
   package func invoke(_ payload: Payload, then continuation: () -> Void) -> Bool {
-    guard liveness.beginInvocation() else { return false }
-    defer { liveness.endInvocation() }
+    guard liveness.isLive else { return false }
     switch handler {
     case .plain(let body):
       body(payload)
@@ -122,12 +119,12 @@ extension ObserverEntry where Payload: Sendable {
       return invoke(payload)
     case .queue(let queue):
       guard isAlive else { return false }
-      queue.async { DeliveryScope.run { _ = self.invoke(payload) } }
+      queue.async { _ = self.invoke(payload) }
       return true
     case .mainActor:
       if MainActorDetection.isOnMainActor { return invoke(payload) }
       guard isAlive else { return false }
-      DispatchQueue.main.async { DeliveryScope.run { _ = self.invoke(payload) } }
+      DispatchQueue.main.async { _ = self.invoke(payload) }
       return true
     }
   }

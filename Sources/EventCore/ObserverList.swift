@@ -7,10 +7,15 @@
 ///   cached, so a post that follows no change allocates nothing.
 /// - Cancel means cancelled: each entry's liveness is checked immediately before its handler
 ///   runs, so an entry cancelled mid-post, or with a delivery queued, is skipped.
-/// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count.
+/// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count,
+///   and by an insert once the list has grown by half since its last purge, so memory stays
+///   within a constant factor of the live registrations even on a list that is never posted to.
 /// - No user code under the lock: handlers run on a snapshot after the lock is released, and
 ///   everything a mutation releases (entries, old snapshots, hence handler closures and the
 ///   objects they capture) is released after the lock too.
+///
+/// - Never waiting: removing an entry marks it cancelled and returns; nothing here waits for a
+///   handler running on another thread.
 ///
 /// - Complexity: insert and remove are amortised O(1); the first post after a change is O(*n*).
 @usableFromInline package final class ObserverList<Payload>: Sendable {
@@ -23,11 +28,14 @@
     @usableFromInline var byKey: [ObjectIdentifier: Entry] = [:]
     /// The live entries, rebuilt on the first post after a change.
     @usableFromInline var snapshot: ContiguousArray<Entry>? = []
+    /// Inserts since the last purge; an insert that brings it past half the live count purges.
+    @usableFromInline var insertsSincePurge = 0
 
     @usableFromInline init() {}
   }
 
-  /// What a mutation drops, handed out of the lock to be released there.
+  /// What a mutation drops, handed out of the lock so that the entries (their handlers, and
+  /// what those captured) are released after it.
   @usableFromInline struct Released: Sendable {
     @usableFromInline var snapshot: ContiguousArray<Entry>?
     @usableFromInline var entries: [Entry] = []
@@ -36,13 +44,6 @@
       self.snapshot = snapshot
       self.entries = entries
     }
-
-    /// Completes the cancellation of the removed entries, which waits for their invocations
-    /// in flight on other threads and so must not happen under the lock.
-    @inlinable
-    func waitForInvocations() {
-      for entry in entries { entry.liveness.waitForInvocations() }
-    }
   }
 
   @usableFromInline let state = Lock(State())
@@ -50,9 +51,13 @@
   @usableFromInline package init() {}
 
   /// Registers `entry`, replacing the keyed entry of the same observer, if any.
+  ///
+  /// Purges dead entries once the list has grown by half since the last purge (at least 16
+  /// inserts), which keeps insert amortised O(1) and dead entries within a constant factor of
+  /// the live ones without waiting for a post.
   @inlinable
   package func insert(_ entry: Entry) {
-    let released = state.withLock { state -> Released in
+    let (released, purgeDue) = state.withLock { state -> (Released, Bool) in
       var released = Released(snapshot: state.snapshot)
       if let key = entry.key, let previous = state.byKey[key] {
         Self.remove(previous, from: &state)
@@ -63,9 +68,13 @@
       state.liveCount += 1
       if let key = entry.key { state.byKey[key] = entry }
       state.snapshot = nil
-      return released
+      state.insertsSincePurge += 1
+      let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
+      if purgeDue { state.insertsSincePurge = 0 }
+      return (released, purgeDue)
     }
-    released.waitForInvocations()
+    _ = released
+    if purgeDue { purge(snapshot()) }
   }
 
   /// Registers `entry` and returns the token that ends it.
@@ -93,8 +102,7 @@
       Self.remove(entry, from: &state)
       return Released(snapshot: state.snapshot)
     }
-    guard released != nil else { return }
-    entry.liveness.waitForInvocations()
+    _ = released
   }
 
   /// Ends the keyed registration of `observer`, if it has one.
@@ -108,19 +116,19 @@
       Self.remove(entry, from: &state)
       return Released(snapshot: state.snapshot, entries: [entry])
     }
-    released.waitForInvocations()
+    _ = released
   }
 
   /// Ends every registration.
   @usableFromInline package func removeAll() {
     let released = state.withLock { state -> Released in
       let entries = state.slots.compactMap { $0 }
-      for entry in entries { entry.liveness.markCancelled() }
+      for entry in entries { entry.liveness.cancel() }
       let released = Released(snapshot: state.snapshot, entries: entries)
       state = State()
       return released
     }
-    released.waitForInvocations()
+    _ = released
   }
 
   /// The live registrations. Purges the dead ones it finds.
@@ -156,18 +164,15 @@
     forEachEntry { $0.invoke(payload) }
   }
 
-  /// Runs `body` for each entry of the current snapshot, in registration order, marked as a
-  /// delivery on this thread, then purges the entries for which it returned `false` (dead).
+  /// Runs `body` for each entry of the current snapshot, in registration order, then purges
+  /// the entries for which it returned `false` (dead).
   ///
   /// The building block of every post; `body` should call the entry's `invoke` or `deliver`.
   @inlinable
   package func forEachEntry(_ body: (Entry) -> Bool) {
     let entries = snapshot()
-    let sawDead = DeliveryScope.run {
-      var sawDead = false
-      for entry in entries where !body(entry) { sawDead = true }
-      return sawDead
-    }
+    var sawDead = false
+    for entry in entries where !body(entry) { sawDead = true }
     if sawDead { purge(entries) }
   }
 
@@ -186,7 +191,7 @@
       if !released.entries.isEmpty { state.snapshot = nil }
       return released
     }
-    released.waitForInvocations()
+    _ = released
   }
 
   @inlinable
@@ -199,7 +204,7 @@
   /// outnumber live ones. The caller invalidates the snapshot.
   @inlinable
   static func remove(_ entry: Entry, from state: inout State) {
-    entry.liveness.markCancelled()
+    entry.liveness.cancel()
     state.slots[entry.index] = nil
     state.liveCount -= 1
     if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }

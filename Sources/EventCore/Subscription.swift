@@ -1,3 +1,7 @@
+#if canImport(ObjectiveC)
+  import Synchronization
+#endif
+
 /// A token that keeps one registration alive and ends it when cancelled or released.
 ///
 /// Every registration in Events hands back a `Subscription`. Keep it in a property, a `Set`, or a
@@ -16,9 +20,10 @@
 /// ```
 ///
 /// ### Threading
-/// Every member is thread-safe. After ``cancel()`` returns, no new invocation of the handler
-/// starts on any thread, even for a post already in progress or a delivery already queued; an
-/// invocation already running on another thread may finish.
+/// Every member is thread-safe, and none of them ever waits for a handler. After ``cancel()``
+/// returns, no invocation of the handler starts for a post that begins afterwards, for a
+/// delivery already queued, or later in a post in progress on the cancelling thread; an
+/// invocation that had already started on another thread may still be running.
 public final class Subscription: Hashable, Sendable {
   /// A token made from a closure: its own liveness and its cancellation action (`nil` once it
   /// has run, so it runs exactly once). Both `nil` for a list registration.
@@ -33,6 +38,12 @@ public final class Subscription: Hashable, Sendable {
   /// Whether releasing the token ends the registration: `false` for registrations that last as
   /// long as their observer, whose token the caller may drop.
   private let cancelsOnDeinit: Bool
+
+  #if canImport(ObjectiveC)
+    /// The owners this token rides on as an associated object (see `OwnerBindings`), so that
+    /// cancelling detaches it from them; created by the first `bind(to:)`.
+    let boundOwners = AtomicLazyReference<OwnerBindings.Owners>()
+  #endif
 
   /// Creates a subscription that runs `onCancel` once, when it is cancelled or deinitialized.
   ///
@@ -69,7 +80,10 @@ public final class Subscription: Hashable, Sendable {
   package var liveness: Liveness? { ownLiveness ?? registration }
 
   /// Whether the registration has been cancelled or dropped, without the side effects of
-  /// ``isCancelled``; safe under a lock.
+  /// ``isCancelled``.
+  ///
+  /// Loads a weak reference to the registration, which can release its last strong reference
+  /// (and with it the handler and everything it captured): call it outside any lock.
   package var hasEnded: Bool { liveness?.isCancelled ?? true }
 
   /// Ends the registration.
@@ -77,9 +91,11 @@ public final class Subscription: Hashable, Sendable {
   /// Idempotent and thread-safe: the first call runs the cancellation action, later calls do
   /// nothing. A handler may cancel its own subscription or another one while a post is running.
   ///
-  /// When it returns, the handler is neither running on another thread nor about to start: a
-  /// call in progress there is waited for. From inside a handler it does not wait, since that
-  /// could wait on itself; so don't cancel while holding a lock that the handler takes.
+  /// When it returns, no invocation of the handler starts for a post that begins afterwards,
+  /// for a delivery already queued, or later in a post in progress on this thread. It never
+  /// waits for the handler: an invocation that had already started on another thread may still
+  /// be running. So you may cancel from anywhere, holding any lock, even one that the running
+  /// handler is waiting for.
   public func cancel() {
     if let ownLiveness, let action {
       ownLiveness.cancel()
@@ -91,6 +107,7 @@ public final class Subscription: Hashable, Sendable {
     } else {
       registration?.endRegistration()
     }
+    OwnerBindings.detach(self)
   }
 
   /// Whether the registration has ended.

@@ -58,7 +58,9 @@ final class ChannelRegistry: Sendable {
         records[channel.key] = record
         return nil
       }
-      return records.removeValue(forKey: channel.key)
+      let retired = records.removeValue(forKey: channel.key)
+      Self.shrinkIfSparse(&records)
+      return retired
     }
     if let retired { retired.channel.unregister(retired.registration) }
   }
@@ -67,6 +69,24 @@ final class ChannelRegistry: Sendable {
   func hasChannel(center: NotificationCenter, name: Notification.Name?) -> Bool {
     let key = ChannelKey(center: ObjectIdentifier(center), name: name)
     return records.withLock { $0[key]?.channel.belongs(to: center) ?? false }
+  }
+
+  /// Gives back the storage of a dictionary that has fallen to a quarter of its capacity: after a
+  /// burst of names came and went, `removeValue` alone keeps the storage of the peak for good.
+  ///
+  /// Only the storage goes: the records move to the new dictionary, so no channel is released
+  /// under the lock. Amortised O(1) per removal, since each shrink follows at least as many
+  /// removals as it moves records.
+  private static func shrinkIfSparse(_ records: inout [ChannelKey: Record]) {
+    guard records.capacity >= 64, records.count * 4 < records.capacity else { return }
+    var shrunk = [ChannelKey: Record](minimumCapacity: records.count * 2)
+    for (key, record) in records { shrunk[key] = record }
+    records = shrunk
+  }
+
+  /// How many records the registry's storage has room for, for tests that it shrinks.
+  var capacity: Int {
+    records.withLock { $0.capacity }
   }
 
   /// Takes one more lease on the live channel under `key`, if there is one for `center`.

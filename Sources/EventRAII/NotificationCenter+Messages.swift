@@ -26,9 +26,10 @@ extension NotificationCenter {
   /// the subscription is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. The center runs the handler asynchronously, as it runs every asynchronous
-  /// message observer. A run that has not started when ``/EventCore/Subscription/cancel()``
-  /// returns does not call the handler.
+  /// Thread-safe. The center runs the handler asynchronously, on the handler's own isolation (a
+  /// closure isolated to a global actor runs on that actor). A call that has not started when
+  /// ``/EventCore/Subscription/cancel()`` returns never starts; `cancel()` does not wait for one
+  /// that has.
   ///
   /// - Parameters:
   ///   - subject: The subject to observe, matched as the center matches it; `nil` for any.
@@ -37,12 +38,11 @@ extension NotificationCenter {
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Message: AsyncMessage>(
     of subject: Message.Subject? = nil, for messageType: Message.Type,
-    _ handler: @escaping @Sendable (Message) async -> Void
+    _ handler: @escaping @isolated(any) @Sendable (Message) async -> Void
   ) -> Subscription where Message.Subject: AnyObject {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: messageType) { message in
-      guard liveness.isLive else { return }
-      await handler(message)
+      await Self.deliver(message, to: handler, ifLive: liveness, on: handler.isolation)
     }
     return subscription(removing: token, liveness: liveness)
   }
@@ -55,8 +55,10 @@ extension NotificationCenter {
   /// ```
   ///
   /// ### Threading
-  /// Thread-safe. The center runs the handler asynchronously. A run that has not started when
-  /// ``/EventCore/Subscription/cancel()`` returns does not call the handler.
+  /// Thread-safe. The center runs the handler asynchronously, on the handler's own isolation (a
+  /// closure isolated to a global actor runs on that actor). A call that has not started when
+  /// ``/EventCore/Subscription/cancel()`` returns never starts; `cancel()` does not wait for one
+  /// that has.
   ///
   /// - Parameters:
   ///   - subject: The subject to observe.
@@ -65,12 +67,11 @@ extension NotificationCenter {
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Identifier: MessageIdentifier, Message: AsyncMessage>(
     of subject: Message.Subject, for identifier: Identifier,
-    _ handler: @escaping @Sendable (Message) async -> Void
+    _ handler: @escaping @isolated(any) @Sendable (Message) async -> Void
   ) -> Subscription where Message == Identifier.MessageType, Message.Subject: AnyObject {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
-      guard liveness.isLive else { return }
-      await handler(message)
+      await Self.deliver(message, to: handler, ifLive: liveness, on: handler.isolation)
     }
     return subscription(removing: token, liveness: liveness)
   }
@@ -79,8 +80,10 @@ extension NotificationCenter {
   /// the returned subscription is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. The center runs the handler asynchronously. A run that has not started when
-  /// ``/EventCore/Subscription/cancel()`` returns does not call the handler.
+  /// Thread-safe. The center runs the handler asynchronously, on the handler's own isolation (a
+  /// closure isolated to a global actor runs on that actor). A call that has not started when
+  /// ``/EventCore/Subscription/cancel()`` returns never starts; `cancel()` does not wait for one
+  /// that has.
   ///
   /// - Parameters:
   ///   - subject: The subject type to observe.
@@ -89,12 +92,11 @@ extension NotificationCenter {
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Identifier: MessageIdentifier, Message: AsyncMessage>(
     of subject: Message.Subject.Type, for identifier: Identifier,
-    _ handler: @escaping @Sendable (Message) async -> Void
+    _ handler: @escaping @isolated(any) @Sendable (Message) async -> Void
   ) -> Subscription where Message == Identifier.MessageType {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
-      guard liveness.isLive else { return }
-      await handler(message)
+      await Self.deliver(message, to: handler, ifLive: liveness, on: handler.isolation)
     }
     return subscription(removing: token, liveness: liveness)
   }
@@ -132,7 +134,6 @@ extension NotificationCenter {
   ) -> Subscription where Message.Subject: AnyObject {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: messageType) { message in
-      // Counted in flight, so a cancel on another thread waits for a call already past the check.
       liveness.invokeIfLive { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
@@ -156,7 +157,6 @@ extension NotificationCenter {
   ) -> Subscription where Message == Identifier.MessageType, Message.Subject: AnyObject {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
-      // Counted in flight, so a cancel on another thread waits for a call already past the check.
       liveness.invokeIfLive { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
@@ -180,10 +180,23 @@ extension NotificationCenter {
   ) -> Subscription where Message == Identifier.MessageType {
     let liveness = Liveness()
     let token = addObserver(of: subject, for: identifier) { (message: Message) in
-      // Counted in flight, so a cancel on another thread waits for a call already past the check.
       liveness.invokeIfLive { handler(message) }
     }
     return subscription(removing: token, liveness: liveness)
+  }
+
+  /// Calls `handler` with `message` on the handler's own isolation, if the observation is still
+  /// live once there.
+  ///
+  /// The check runs after the hop to `isolation`, immediately before the call: checking first
+  /// and then awaiting the handler would leave a window, as long as the actor stays busy, in
+  /// which a `cancel()` returns and the handler still starts afterwards.
+  private static func deliver<Message: AsyncMessage>(
+    _ message: Message, to handler: @isolated(any) @Sendable (Message) async -> Void,
+    ifLive liveness: Liveness, on isolation: isolated (any Actor)?
+  ) async {
+    guard liveness.isLive else { return }
+    await handler(message)
   }
 
   /// The token that removes `token` from this center, sharing `liveness` with the handler so a

@@ -1,14 +1,7 @@
 import EventTestSupport
-import Synchronization
 import Testing
 
 @testable import EventCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 private func subscribe(
   _ list: ObserverList<Int>, delivery: Delivery, _ handler: @escaping @Sendable (Int) -> Void
@@ -145,65 +138,5 @@ struct ReRegistrationTests {
     hold.fire()
     #expect(drain(queue))
     #expect(log.values == ["new:2"])
-  }
-}
-
-@Suite("Cancel waits for a running call")
-struct CancelWaitsTests {
-  @Test("cancel on one thread returns only after the call running on another has returned")
-  func cancelWaitsForRunningCall() {
-    let list = ObserverList<Int>()
-    let entered = Signal()
-    let release = Signal()
-    let cancelReturned = Counter()
-    let returnedWhileRunning = Counter()
-    let entry = ObserverEntry<Int>(delivery: .synchronous) { _ in
-      entered.fire()
-      _ = release.wait()
-      if cancelReturned.count > 0 { returnedWhileRunning.increment() }
-    }
-    let token = list.subscribe(entry, endsWithToken: true)
-    let posted = Signal()
-    DispatchQueue.global().async {
-      list.post(1)
-      posted.fire()
-    }
-    #expect(entered.wait())
-    let cancelled = Signal()
-    DispatchQueue.global().async {
-      token.cancel()
-      cancelReturned.increment()
-      cancelled.fire()
-    }
-    // The canceller announces itself in the entry's state before it sleeps.
-    let deadline = DispatchTime.now() + 10
-    while entry.state.load(ordering: .acquiring) & Liveness.waiterBit == 0,
-      DispatchTime.now() < deadline
-    {
-      sched_yield()
-    }
-    #expect(entry.state.load(ordering: .acquiring) & Liveness.waiterBit != 0)
-    #expect(cancelReturned.count == 0)
-    release.fire()
-    #expect(cancelled.wait())
-    #expect(posted.wait())
-    #expect(returnedWhileRunning.count == 0)
-    #expect(cancelReturned.count == 1)
-  }
-
-  @Test("cancelling from inside the running call does not wait on itself")
-  func selfCancelDoesNotWait() {
-    let list = ObserverList<Int>()
-    let calls = Counter()
-    nonisolated(unsafe) var token: Subscription?
-    token = list.subscribe(
-      ObserverEntry(delivery: .synchronous) { _ in
-        calls.increment()
-        token?.cancel()
-      }, endsWithToken: true)
-    let finished = onOtherThread { list.post(1) }
-    #expect(finished, "a handler cancelling itself deadlocked")
-    list.post(2)
-    #expect(calls.count == 1)
   }
 }

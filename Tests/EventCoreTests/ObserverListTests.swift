@@ -89,6 +89,36 @@ struct ObserverListTests {
     #expect(list.count == 0)
   }
 
+  @Test("observers that registered and died do not pile up on a list that is never posted to")
+  func insertPurgesDeadEntries() {
+    let list = ObserverList<Int>()
+    let freed = Counter()
+    let registrations = 10_000
+    for _ in 0..<registrations {
+      let captured = Tracked("captured") { freed.increment() }
+      let observer = Tracked()
+      _ = list.subscribe(
+        ObserverEntry(observer: observer, keyed: true, delivery: .synchronous) { _, _ in
+          withExtendedLifetime(captured) {}
+        }, endsWithToken: false)
+    }
+    // A purge runs once the list has grown by half its live count (at least 16 inserts).
+    #expect(registrations - freed.count <= 16, "dead entries kept what their handlers captured")
+  }
+
+  @Test("the live registrations survive the purges that inserts run")
+  func insertPurgeKeepsLiveEntries() {
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    let kept = (0..<40).map { Listener("\($0)", log: log) }
+    for (index, listener) in kept.enumerated() {
+      register(list, listener)
+      for _ in 0..<index { register(list, Listener("dead", log: log)) }
+    }
+    list.post(1)
+    #expect(log.values == kept.map { "\($0.name):1" })
+  }
+
   @Test("cancelling a later observer from an earlier handler skips it in the same post")
   func cancelMidPost() {
     let list = ObserverList<Int>()

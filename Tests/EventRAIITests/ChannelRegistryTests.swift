@@ -94,4 +94,19 @@ struct ChannelRegistryTests {
     token.cancel()
     tokens.removeAll()
   }
+
+  @Test("the registry gives back its storage after many names came and went")
+  func registryShrinks() {
+    let center = NotificationCenter()
+    let registry = ChannelRegistry()
+    for batch in 0..<20 {
+      let leases = (0..<1_000).map { index in
+        registry.lease(
+          center: center, name: Notification.Name("burst.\(batch).\(index)"),
+          sender: SenderFilter(nil))
+      }
+      #expect(registry.capacity >= leases.count)
+    }
+    #expect(registry.capacity < 64, "the storage of 1,000 names stayed after they ended")
+  }
 }

@@ -94,6 +94,21 @@ struct TypedMessageTests {
     other.cancel()
   }
 
+  @Test("an asynchronous handler isolated to an actor does not start when cancelled on its way")
+  func asyncMessageCancelledWhileHopping() async {
+    // The observation's check must run on the handler's actor, immediately before the call: a
+    // cancel that returns while the delivery waits for that actor keeps the handler from
+    // starting.
+    let center = NotificationCenter()
+    let calls = Counter()
+    let token = center.observe(for: DidSave.self) { @HeldActor _ in calls.increment() }
+    center.post(DidSave(path: "a"))
+    #expect(await arrival(of: HeldActor.executor.enqueued), "the delivery never reached the actor")
+    token.cancel()
+    HeldActor.executor.runEnqueued()
+    #expect(calls.count == 0)
+  }
+
   @MainActor
   @Test("a main-actor message runs the handler within post until the token is cancelled")
   func mainActorMessageUntilCancelled() {
