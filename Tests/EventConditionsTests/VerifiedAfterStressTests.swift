@@ -20,7 +20,7 @@ struct VerifiedAfterStressTests {
       let returned = await finishes {
         await receiver.verified {
           receiver.check("profile")
-          // Half the rounds end with a failed request, whose ignore completes the set.
+          // Half the rounds have a failed request, ignored instead of checked.
           if round.isMultiple(of: 2) {
             receiver.check("friends")
           } else {
