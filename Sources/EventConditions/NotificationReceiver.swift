@@ -5,7 +5,7 @@ public import EventCore
 ///
 /// Give the receiver one ``NotificationConditioner`` per thing to wait for, count arrivals
 /// with ``check(_:)`` (or let ``listen(to:center:object:)`` count them), and act in
-/// ``onVerified(_:)`` or after ``verified()``:
+/// ``onVerified(_:)`` or after ``verified(after:isolation:)``:
 ///
 /// ```swift
 /// let receiver = NotificationReceiver()
@@ -131,8 +131,8 @@ public final class NotificationReceiver: Sendable {
   /// The arrival consumes one unit of the conditioner of that name. A shared conditioner is
   /// not consumed (its registry counts it: see ``SharedConditioners/arrive(_:)``), and a name
   /// not in the set consumes nothing; both still evaluate the set. When this arrival completes
-  /// the set, the ``onVerified(_:)`` handlers run, then the ``verified()`` waiters resume,
-  /// before `check` returns.
+  /// the set, the ``onVerified(_:)`` handlers run, then the tasks waiting in
+  /// ``verified(after:isolation:)`` or ``verified()`` resume, before `check` returns.
   ///
   /// ```swift
   /// let receiver = NotificationReceiver()
@@ -256,25 +256,75 @@ public final class NotificationReceiver: Sendable {
       ObserverEntry(delivery: .synchronous, handler: handler), endsWithToken: true)
   }
 
-  /// Suspends until the set next completes.
+  /// Suspends until the set is verified: at once when it is verified now, otherwise at the
+  /// next completion.
   ///
-  /// Only a completion after the call counts: a latched receiver that is already verified
-  /// waits for the completion that follows a ``reset()``. Read ``isVerified`` first if that is
-  /// not what you want.
+  /// "Verified now" is what ``isVerified`` reads: a latched receiver (``repeats`` `== false`)
+  /// that has completed and has not been reset returns at once. Otherwise only a completion
+  /// after the call counts, not one just before it.
+  ///
+  /// Use it for arrivals that something else starts, such as a login elsewhere in the app. To
+  /// wait for arrivals that your own code starts, use ``verified(after:isolation:)`` instead:
+  /// it registers the wait before your code runs. Starting the work beside a call to
+  /// `verified()` (with `async let`, or a `Task` that waits) races: the child task registers
+  /// its wait only when it first runs, which may be after the arrivals have completed the set,
+  /// and it then waits for a completion that never comes.
   ///
   /// ```swift
-  /// async let loaded: Void = receiver.verified()
-  /// startRequests()
-  /// await loaded
+  /// await session.verified()  // the user logs in elsewhere in the app
   /// ```
   ///
   /// If the waiting task is cancelled, the call returns at once without a completion; check
   /// `Task.isCancelled` when that matters. Thread-safe; any number of tasks may wait.
   public func verified() async {
+    await verified(after: {})
+  }
+
+  /// Runs `work`, which starts what will arrive, then suspends until the set completes: the
+  /// way to wait, without a race, for arrivals that your own code starts.
+  ///
+  /// The wait is registered before `work` runs, so the first completion after the call counts,
+  /// even when every arrival happened inside `work`, or on threads that it started, before the
+  /// task suspended:
+  ///
+  /// ```swift
+  /// @MainActor
+  /// func load() async {
+  ///   await receiver.verified {
+  ///     startRequests()  // they may answer, on any thread, before the task suspends
+  ///   }
+  ///   showScreen()
+  /// }
+  /// ```
+  ///
+  /// A completion before the call does not count. When the set is verified once `work` has
+  /// returned (``isVerified`` reads `true`: a latched receiver that has completed and has not
+  /// been reset), the call returns at once, since such a set completes again only after a
+  /// ``reset()`` that may never come. To wait for a fresh round of a latched receiver, call
+  /// `reset()` before the call, or first thing in `work`.
+  ///
+  /// `work` runs exactly once, synchronously, before the task suspends, with no lock held: it
+  /// may check, ignore or reset this receiver. It runs even when the task is already cancelled.
+  /// It runs on the caller's actor (the `isolation` argument, left to its default), so it may
+  /// use the caller's state; from nonisolated code, it runs on the task's executor.
+  ///
+  /// If the waiting task is cancelled, the call returns at once without a completion; check
+  /// `Task.isCancelled` when that matters. Thread-safe; any number of tasks may wait.
+  ///
+  /// - Parameters:
+  ///   - work: Starts whatever will arrive: requests, timers, posts.
+  ///   - isolation: The actor that `work` runs on: the caller's, by default, which lets `work`
+  ///     use the caller's state without being `Sendable`.
+  public func verified(
+    after work: () -> Void, isolation: isolated (any Actor)? = #isolation
+  ) async {
     let id = state.withLock { $0.waiters.register() }
+    work()
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: Waiter) in
-        let now = state.withLock { $0.waiters.store(continuation, for: id) }
+        let now = state.withLock { state in
+          state.waiters.store(continuation, for: id, isVerified: state.machine.isVerified)
+        }
         now?.resume()
       }
     } onCancel: {

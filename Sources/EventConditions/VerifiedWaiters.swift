@@ -1,10 +1,12 @@
-/// The tasks suspended in ``NotificationReceiver/verified()``, as a plain value.
+/// The tasks suspended in ``NotificationReceiver/verified(after:isolation:)``, as a plain value.
 ///
 /// A waiter moves through: registered id (`pending`), then either a continuation stored
 /// (`waiting`), or an early outcome that the continuation takes as soon as it arrives
-/// (`resumeOnArrival`: the task was cancelled, or a completion happened in between). Each
-/// method hands back the continuations to resume, so the owner resumes them after releasing
-/// its lock, and every continuation is resumed exactly once.
+/// (`resumeOnArrival`: the task was cancelled, or a completion happened in between). The id is
+/// registered before the caller's work runs and the continuation stored after it, so a
+/// completion in between is never missed. Each method hands back the continuations to resume,
+/// so the owner resumes them after releasing its lock, and every continuation is resumed
+/// exactly once.
 struct VerifiedWaiters<Continuation: Sendable>: Sendable {
   private enum Waiter: Sendable {
     case pending
@@ -18,6 +20,11 @@ struct VerifiedWaiters<Continuation: Sendable>: Sendable {
   /// How many waiters are tracked, in any state.
   var count: Int { waiters.count }
 
+  /// How many waiters have stored their continuation and wait for a completion.
+  var suspendedCount: Int {
+    waiters.values.count(where: { if case .waiting = $0 { true } else { false } })
+  }
+
   /// Reserves an id for a waiter whose continuation is about to be stored.
   mutating func register() -> UInt64 {
     defer { nextID += 1 }
@@ -25,12 +32,20 @@ struct VerifiedWaiters<Continuation: Sendable>: Sendable {
     return nextID
   }
 
-  /// Stores the continuation of waiter `id`.
+  /// Stores the continuation of waiter `id`, unless it is due already.
   ///
+  /// - Parameters:
+  ///   - continuation: The suspended task's continuation.
+  ///   - id: What `register()` returned.
+  ///   - isVerified: Whether the set is verified now. A waiter then does not wait: a latched
+  ///     set completes again only after a reset, which may never come.
   /// - Returns: The continuation itself when it is to be resumed at once (the task was
-  ///   cancelled, or a completion happened since `register()`); `nil` when it now waits.
-  mutating func store(_ continuation: Continuation, for id: UInt64) -> Continuation? {
-    guard case .pending = waiters[id] else {
+  ///   cancelled, a completion happened since `register()`, or the set is verified now); `nil`
+  ///   when it now waits.
+  mutating func store(
+    _ continuation: Continuation, for id: UInt64, isVerified: Bool
+  ) -> Continuation? {
+    guard case .pending = waiters[id], !isVerified else {
       waiters[id] = nil
       return continuation
     }

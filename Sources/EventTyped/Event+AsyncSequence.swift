@@ -18,6 +18,19 @@ extension Event {
   /// }
   /// ```
   ///
+  /// The registration is made when `values` is read, not when iteration starts: values posted
+  /// between the two wait in the stream. So read it before you start what posts, and hand the
+  /// stream to the task that iterates; a task that reads `values` itself registers only when it
+  /// first runs, and misses what was posted before then:
+  ///
+  /// ```swift
+  /// let finished = Downloads.didFinish.values  // registered here
+  /// startDownloads()
+  /// Task {
+  ///   for await (name, bytes) in finished { print(name, bytes) }
+  /// }
+  /// ```
+  ///
   /// The stream buffers without bound: a slow consumer misses nothing, and values wait in the
   /// stream until it reads them. Use ``values(bufferingPolicy:)`` to bound that buffer.
   ///

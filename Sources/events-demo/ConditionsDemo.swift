@@ -5,12 +5,15 @@ import Foundation
 /// messages) answer on background queues after a random latency; a receiver counts their
 /// success notifications and reports once all three have arrived, whatever the order, and a
 /// failed request is ignored so that the round still ends.
+///
+/// The main actor starts each round inside `receiver.verified(after:)`, the race-free way to
+/// wait for arrivals it causes: the wait is registered before the first request starts.
 enum ConditionsDemo {
   @MainActor
   static func run(seed: UInt64) async -> Bool {
     let report = DemoReport(
       name: "conditions",
-      title: "act once three requests have all arrived (EventConditions)", scenarios: 4)
+      title: "act once three requests have all arrived (EventConditions)", scenarios: 5)
     let run = ConditionsRun(seed: seed)
     await report.scenario("sequential: each request starts when the previous one succeeded") {
       await run.sequential(report)
@@ -24,11 +27,14 @@ enum ConditionsDemo {
     await report.scenario("mixed: profile first, then friends and messages together") {
       await run.mixed(report)
     }
+    await report.scenario("cached: all three answer before the waiting task suspends") {
+      await run.cached(report)
+    }
     return report.finish()
   }
 }
 
-/// The receiver, the simulated API and what they report, shared by the four runs.
+/// The receiver, the simulated API and what they report, shared by the five runs.
 ///
 /// The receiver repeats (the default): each completion re-arms the three conditioners, so the
 /// same receiver serves every run, like a screen whose refresh button can be pressed again.
@@ -134,24 +140,58 @@ private final class ConditionsRun {
     report.check(elapsed >= expected, "it took at least \(expected) ms")
   }
 
-  /// Starts one round and waits, with a bound, for the receiver to report it complete.
+  func cached(_ report: DemoReport) async {
+    let api = api
+    let verifications = verifications
+    let completionsBefore = verifications.count
+    let seenByStart = Arrivals<Int>()
+    let elapsed = await round(report) {
+      for request in Request.allCases { api.answerFromCache(request) }
+      seenByStart.record(verifications.count)
+    }
+    guard let elapsed else { return }
+    DemoLog.event("cached: all three arrived after \(elapsed) ms, inside the closure")
+    report.check(
+      seenByStart.all == [completionsBefore + 1],
+      "the round completed inside the closure, before the task suspended, and still counted")
+  }
+
+  /// Starts one round inside `receiver.verified(after:)` and waits, with a bound, for the
+  /// receiver to report it complete.
   ///
   /// - Returns: The milliseconds from the start to the completion, or `nil` if it did not
   ///   complete in time.
-  private func round(_ report: DemoReport, start: () -> Void) async -> Int? {
+  private func round(_ report: DemoReport, start: @escaping @MainActor () -> Void) async -> Int? {
     let completionsBefore = verifications.count
     let startedAt = DemoLog.elapsedMilliseconds
-    start()
-    let completed = await verifications.wait(for: completionsBefore + 1)
-    report.check(completed, "the receiver reported all three arrived")
+    let receiver = receiver
+    DemoLog.event("await receiver.verified { start the requests }")
+    await withDeadline(seconds: 5) {
+      // The wait is registered before `start` runs, so an answer that comes before this task
+      // suspends still ends it. `start` runs here, on the main actor.
+      await receiver.verified { start() }
+    }
+    // `onVerified` handlers run before waiting tasks resume: a completion is recorded by now.
+    let completed = verifications.count > completionsBefore
+    report.check(completed, "verified(after:) returned once all three had arrived")
     guard completed, let verifiedAt = verifications.all.last else { return nil }
     report.check(
-      verifications.count == completionsBefore + 1, "it reported the round exactly once")
+      verifications.count == completionsBefore + 1, "onVerified reported the round exactly once")
     report.check(
       !receiver.isVerified && Request.allCases.allSatisfy { receiver.remaining($0.name) == 1 },
       "the receiver re-armed all three conditioners for the next round")
     // Whole milliseconds: the clock reads a little after the timers fire, never before.
     return Int(verifiedAt - startedAt)
+  }
+
+  /// Runs `body` in a main-actor task that is cancelled after `seconds`: a wait in it that
+  /// never ends then returns, as a cancelled `verified(after:)` does, instead of hanging the
+  /// demo.
+  private func withDeadline(seconds: Double, _ body: @escaping @MainActor () async -> Void) async {
+    let task = Task { @MainActor in await body() }
+    // A timer, never a sleep; cancelling a task that has finished does nothing.
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { task.cancel() }
+    await task.value
   }
 
   /// Draws the next latency of each request, 40 to 160 ms, and shows them.
@@ -207,6 +247,13 @@ private final class SimulatedAPI: Sendable {
 
   init(center: NotificationCenter) {
     self.center = center
+  }
+
+  /// Answers `request` from a cache: its notification is posted at once, on the calling thread.
+  func answerFromCache(_ request: Request) {
+    DemoLog.event("\(request) answered from the cache: post \(request.name)")
+    arrivals.record(request)
+    center.post(name: request.notification, object: nil)
   }
 
   /// Starts `request`; it answers after `latency` milliseconds, then runs `next`.

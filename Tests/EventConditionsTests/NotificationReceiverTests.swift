@@ -6,7 +6,7 @@ import Testing
 @testable import EventConditions
 
 /// The request scenario of the original's demo: three requests, any order, then act.
-private func requestsReceiver(repeats: Bool = true) -> NotificationReceiver {
+func requestsReceiver(repeats: Bool = true) -> NotificationReceiver {
   let receiver = NotificationReceiver(repeats: repeats)
   receiver.add(NotificationConditioner("profile"))
   receiver.add(NotificationConditioner("friends"))
@@ -520,6 +520,134 @@ struct NotificationReceiverTests {
     #expect(receiver.waiterCount == 0)
   }
 
+  @Test("verified() returns at once from a latched receiver that is already verified")
+  func verifiedLatched() async {
+    let receiver = requestsReceiver(repeats: false)
+    for name in ["profile", "friends", "messages"] { receiver.check(name) }
+    #expect(await finishes { await receiver.verified() })
+    #expect(receiver.waiterCount == 0)
+  }
+
+  @Test("verified() waits for the next round when a repeating set completed just before")
+  func verifiedAfterRepeatingCompletion() async throws {
+    let receiver = requestsReceiver()
+    for name in ["profile", "friends", "messages"] { receiver.check(name) }
+    let waiting = Task { await receiver.verified() }
+    try await waitUntil { receiver.suspendedWaiterCount == 1 }
+    for name in ["profile", "friends", "messages"] { receiver.check(name) }
+    #expect(await finishes { await waiting.value })
+  }
+
+  @Test("verified(after:) returns at a completion made inside work")
+  func verifiedAfterWork() async {
+    let receiver = requestsReceiver()
+    let completions = Counter()
+    let token = receiver.onVerified { completions.increment() }
+    let returned = await finishes {
+      await receiver.verified {
+        for name in ["profile", "friends", "messages"] { receiver.check(name) }
+      }
+    }
+    #expect(returned)
+    #expect(completions.count == 1)
+    #expect(receiver.waiterCount == 0)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("a round completed before verified(after:) registers does not count")
+  func verifiedAfterEarlierRound() async throws {
+    let receiver = requestsReceiver()
+    for name in ["profile", "friends", "messages"] { receiver.check(name) }
+    let returned = Counter()
+    let waiting = Task {
+      await receiver.verified(after: { receiver.check("profile") })
+      returned.increment()
+    }
+    // Suspended with its continuation stored: the earlier round did not end the wait.
+    try await waitUntil { receiver.suspendedWaiterCount == 1 }
+    #expect(returned.count == 0)
+    receiver.check("friends")
+    receiver.check("messages")
+    #expect(await finishes { await waiting.value })
+    #expect(returned.count == 1)
+  }
+
+  @Test("verified(after:) returns once work has run when a latched receiver is verified")
+  func verifiedAfterLatched() async {
+    let receiver = requestsReceiver(repeats: false)
+    for name in ["profile", "friends", "messages"] { receiver.check(name) }
+    let workRuns = Counter()
+    #expect(await finishes { await receiver.verified { workRuns.increment() } })
+    #expect(workRuns.count == 1)
+    #expect(receiver.waiterCount == 0)
+  }
+
+  @Test("verified(after:) on a latched receiver reset inside work waits for the new round")
+  func verifiedAfterLatchedReset() async throws {
+    let receiver = requestsReceiver(repeats: false)
+    for name in ["profile", "friends", "messages"] { receiver.check(name) }
+    let waiting = Task {
+      await receiver.verified {
+        receiver.reset()
+        receiver.check("profile")
+      }
+    }
+    try await waitUntil { receiver.suspendedWaiterCount == 1 }
+    receiver.check("friends")
+    receiver.check("messages")
+    #expect(await finishes { await waiting.value })
+    #expect(receiver.isVerified)
+  }
+
+  @Test("verified(after:) runs work once, on the caller's actor, with the caller's state")
+  func verifiedAfterIsolation() async {
+    let screen = ProfileScreen()
+    #expect(await finishes { await screen.load() })
+    #expect(await screen.started == ["profile", "friends", "messages"])
+
+    let loader = Loader()
+    #expect(await finishes { await loader.load() })
+    #expect(await loader.started == 3)
+
+    // Nonisolated code may capture a local variable.
+    let receiver = requestsReceiver()
+    var started = 0
+    await receiver.verified(after: {
+      for name in ["profile", "friends", "messages"] {
+        started += 1
+        receiver.check(name)
+      }
+    })
+    #expect(started == 3)
+  }
+
+  @Test("a task cancelled in verified(after:) resumes without a completion")
+  func verifiedAfterCancelled() async throws {
+    let receiver = requestsReceiver()
+    let task = Task { await receiver.verified { receiver.check("profile") } }
+    try await waitUntil { receiver.suspendedWaiterCount == 1 }
+    task.cancel()
+    #expect(await finishes { await task.value })
+    #expect(receiver.waiterCount == 0)
+    #expect(receiver.remaining("friends") == 1)
+  }
+
+  @Test("verified(after:) in an already cancelled task runs work, then returns at once")
+  func verifiedAfterPreCancelled() async {
+    let receiver = requestsReceiver()
+    let workRuns = Counter()
+    let returned = await finishes {
+      await withTaskGroup(of: Void.self) { group in
+        group.cancelAll()
+        group.addTask { await receiver.verified { workRuns.increment() } }
+        await group.waitForAll()
+      }
+    }
+    #expect(returned)
+    #expect(workRuns.count == 1)
+    #expect(receiver.waiterCount == 0)
+  }
+
   @Test("duplicate names stop the program with a clear error")
   func duplicateName() async {
     await #expect(processExitsWith: .failure) {
@@ -533,6 +661,42 @@ struct NotificationReceiverTests {
 extension NotificationReceiver {
   /// The tasks tracked in `verified()`, in any state.
   var waiterCount: Int { state.withLock { $0.waiters.count } }
+
+  /// The tasks suspended in `verified()` with their continuation stored.
+  var suspendedWaiterCount: Int { state.withLock { $0.waiters.suspendedCount } }
+}
+
+/// A main-actor screen that starts its requests inside `verified(after:)`, from its own state.
+@MainActor
+private final class ProfileScreen {
+  let receiver = requestsReceiver()
+  var started: [String] = []
+
+  func load() async {
+    await receiver.verified {
+      MainActor.assertIsolated()
+      for name in ["profile", "friends", "messages"] {
+        started.append(name)
+        receiver.check(name)
+      }
+    }
+  }
+}
+
+/// An actor that starts its requests inside `verified(after:)`, from its own state.
+private actor Loader {
+  let receiver = requestsReceiver()
+  var started = 0
+
+  func load() async {
+    await receiver.verified(after: {
+      assertIsolated()
+      for name in ["profile", "friends", "messages"] {
+        started += 1
+        receiver.check(name)
+      }
+    })
+  }
 }
 
 struct TimedOut: Error {}
