@@ -36,7 +36,9 @@ let package = Package(
       name: "EventConditionsTests",
       dependencies: ["EventConditions", "EventTyped", "EventTestSupport"]
     ),
-    .testTarget(name: "EventsDemoTests", dependencies: ["events-demo", "Events"]),
+    .testTarget(
+      name: "EventsDemoTests", dependencies: ["events-demo", "Events", "EventTestSupport"]
+    ),
   ]
 )
 

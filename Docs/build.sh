@@ -164,6 +164,10 @@ rm -rf "$work/site.doccarchive"
   --synthesized-landing-page-name "Events" \
   --synthesized-landing-page-kind "Package" \
   --synthesized-landing-page-topics-style list 2>&1 | cat -s
+# The synthesized front page lists the modules alphabetically, the start-here page last; lead
+# with it and order the modules by job instead.
+python3 "$root/Docs/front-page.py" "$work/site.doccarchive" ||
+  fail "could not rewrite the front page; see above"
 # The archive's root `index.html` is DocC's app, which has no page for `/` and shows "not
 # found" there. Every page has its own copy of the app (static hosting), so the root one can
 # become a redirect to the front page, relative so that it works under a hosting base path.

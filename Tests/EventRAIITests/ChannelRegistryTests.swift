@@ -69,7 +69,8 @@ struct ChannelRegistryTests {
     #expect(token?.isCancelled == true)
   }
 
-  @Test("a center allocated at a dead center's address gets channels of its own")
+  @Test(
+    "a center allocated at a dead center's address gets channels of its own", .needsAddressReuse)
   func deadCenterChannelIsNotReused() throws {
     let stale = Counter()
     var tokens: [Subscription] = []

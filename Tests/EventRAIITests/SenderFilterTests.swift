@@ -49,7 +49,7 @@ struct SenderFilterTests {
     token.cancel()
   }
 
-  @Test("an object allocated at a dead sender's address does not match")
+  @Test("an object allocated at a dead sender's address does not match", .needsAddressReuse)
   func reusedAddressDoesNotMatch() throws {
     let center = NotificationCenter()
     var device: Device? = Device()

@@ -32,13 +32,29 @@ private enum Downloads {
 }
 
 private final class DownloadsScreen {
-  var shown: [String] = []
+  private(set) var shown: [String] = []
+  private var subscriptions = Set<Subscription>()
 
-  init() {
+  init(log: Recorder<String>) {
     Downloads.didFinish.register(self, function: DownloadsScreen.show)
+    Downloads.didFinish.subscribe { name, bytes in log.record("\(name) \(bytes)") }
+      .store(in: &subscriptions)
   }
 
-  func show(_ name: String, _ bytes: Int) { shown.append("\(name) \(bytes)") }
+  func show(_ name: String, _ bytes: Int) { shown.append("\(name), \(bytes) bytes") }
+}
+
+private final class InboxScreen {
+  let receiver = NotificationReceiver(repeats: false)
+  private let subscriptions = SubscriptionBag()
+
+  init(fired: Counter) {
+    receiver.add(NotificationConditioner("profile"))
+    receiver.add(NotificationConditioner("friends"))
+    receiver.add(NotificationConditioner("messages", minCount: 3))
+    receiver.onVerified { fired.increment() }
+      .store(in: subscriptions)
+  }
 }
 
 @Suite("README examples", .serialized)
@@ -69,31 +85,26 @@ struct ReadmeExamplesTests {
     Broadcaster.unregisterAll((any TitleObserver).self)
   }
 
-  @Test("EventTyped: a method observer and a closure")
+  @Test("EventTyped: a method observer and a closure whose token the screen keeps")
   func typed() {
-    let downloads = DownloadsScreen()
     let log = Recorder<String>()
-    let token = Downloads.didFinish.subscribe { name, bytes in log.record("\(name) \(bytes)") }
+    var screen: DownloadsScreen? = DownloadsScreen(log: log)
     Downloads.didFinish.post("report.pdf", 1024)
-    #expect(downloads.shown == ["report.pdf 1024"])
+    #expect(screen?.shown == ["report.pdf, 1024 bytes"])
     #expect(log.values == ["report.pdf 1024"])
-    withExtendedLifetime(token) {}
+    screen = nil
+    Downloads.didFinish.post("late.pdf", 1)
+    #expect(log.values == ["report.pdf 1024"], "the closure's token ended with the screen")
   }
 
   @Test("EventConditions: profile, a failed friends request and three messages")
   func conditions() {
-    let receiver = NotificationReceiver(repeats: false)
-    receiver.add(NotificationConditioner("profile"))
-    receiver.add(NotificationConditioner("friends"))
-    receiver.add(NotificationConditioner("messages", minCount: 3))
     let fired = Counter()
-    let ready = receiver.onVerified { fired.increment() }
-
-    receiver.check("profile")
-    receiver.ignore("friends")
-    for _ in 0..<3 { receiver.check("messages") }
+    let screen = InboxScreen(fired: fired)
+    screen.receiver.check("profile")
+    screen.receiver.ignore("friends")
+    for _ in 0..<3 { screen.receiver.check("messages") }
     #expect(fired.count == 1)
-    #expect(receiver.isVerified)
-    withExtendedLifetime(ready) {}
+    #expect(screen.receiver.isVerified)
   }
 }
