@@ -61,7 +61,7 @@ func baselineCases() -> [BenchmarkCase] {
       BenchmarkCase(
         "baseline.counted", observers: n,
         title: "Mutex snapshot of closures, each call inside an atomic in-flight count "
-          + "(the floor for cancel-waits-for-running-invocations)",
+          + "(the cost of the design Events dropped: cancel waiting for running calls)",
         body: .loop {
           let handlers = (0..<n).map { _ in CountedHandler(handler) }
           // Unretained references, kept alive by `handlers`: the floor is the count's two
