@@ -37,6 +37,10 @@ let package = Package(
       dependencies: ["EventConditions", "EventTyped", "EventTestSupport"]
     ),
     .testTarget(
+      name: "EventsSwift5ClientTests", dependencies: ["Events", "EventTestSupport"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .testTarget(
       name: "EventsDemoTests", dependencies: ["events-demo", "Events", "EventTestSupport"]
     ),
   ]

@@ -29,6 +29,12 @@ public import Synchronization
 @usableFromInline package class Liveness: @unchecked Sendable {
   @usableFromInline static let cancelledBit = 1
   @usableFromInline static let boundBit = 2
+  /// A registration that runs once: the invocation that sets the cancelled bit is the one.
+  @usableFromInline static let onceBit = 4
+  /// A registration receiving its replay: live deliveries wait behind it (see `ObserverEntry`).
+  @usableFromInline static let replayingBit = 8
+  /// The bits that send an invocation off the fast path.
+  @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit
 
   @usableFromInline let state = Atomic<Int>(0)
   /// The first owner given to `bind(to:)`, checked without a lock on every invocation of an

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// One registration in an ``ObserverList``: a handler, how to deliver to it, and what keeps it
 /// live.
 ///
@@ -94,7 +96,12 @@
   /// observer the handler produced to a non-escaping closure.
   @inlinable
   package func invoke(_ payload: Payload, then continuation: () -> Void) -> Bool {
-    guard liveness.isLive else { return false }
+    let current = state.load(ordering: .acquiring)
+    if current & Liveness.slowPathBits != 0 {
+      guard current & Liveness.cancelledBit == 0 else { return false }
+      if current & Liveness.boundBit != 0 && !ownersAreAlive() { return false }
+      if current & Liveness.onceBit != 0 && !claimOnce() { return false }
+    }
     switch handler {
     case .plain(let body):
       body(payload)
@@ -106,6 +113,53 @@
     continuation()
     return true
   }
+
+  /// Makes this registration one that runs once. Call it before the entry is registered.
+  package func runOnce() {
+    state.bitwiseOr(Liveness.onceBit, ordering: .relaxed)
+  }
+
+  /// Claims a once-registration's single invocation: the caller that sets the cancelled bit
+  /// runs the handler; any other, concurrent or later, does not. The winner leaves the list
+  /// before the handler runs, so counts drop at once and a post from inside the handler does
+  /// not reach it.
+  @usableFromInline func claimOnce() -> Bool {
+    guard cancel() else { return false }
+    if let list, let leave { leave(list, self) }
+    return true
+  }
+
+  // MARK: Replay
+
+  /// Live deliveries that arrived while the registration received its replay, in post order.
+  @usableFromInline final class HeldDeliveries: Sendable {
+    let payloads = Lock<ContiguousArray<Payload>>([])
+  }
+
+  /// Created, with the replaying bit set, by a list that registers this entry with a replay.
+  @usableFromInline let held = AtomicLazyReference<HeldDeliveries>()
+
+  /// Marks the entry as receiving its replay: until ``finishReplay(_:)``, live deliveries wait
+  /// in order behind it instead of reaching the handler first. Call it before the entry is
+  /// published.
+  @usableFromInline package func beginReplay() {
+    _ = held.storeIfNil(HeldDeliveries())
+    state.bitwiseOr(Liveness.replayingBit, ordering: .releasing)
+  }
+
+  /// Holds `payload` if the entry is still receiving its replay.
+  ///
+  /// - Returns: `false` when the replay has ended, so the caller delivers as usual.
+  @usableFromInline func holdIfReplaying(_ payload: Payload) -> Bool {
+    guard let held = held.load() else { return false }
+    return held.payloads.withLock { payloads in
+      // Read under the lock that `finishReplay` clears the bit under: a payload is either
+      // held here and drained there, or delivered by the caller after the replay.
+      guard state.load(ordering: .acquiring) & Liveness.replayingBit != 0 else { return false }
+      payloads.append(payload)
+      return true
+    }
+  }
 }
 
 extension ObserverEntry where Payload: Sendable {
@@ -114,6 +168,15 @@ extension ObserverEntry where Payload: Sendable {
   /// - Returns: `false` when the registration is dead, so the caller can purge it.
   @inlinable
   package func deliver(_ payload: Payload) -> Bool {
+    if state.load(ordering: .acquiring) & Liveness.replayingBit != 0, holdIfReplaying(payload) {
+      return true
+    }
+    return dispatch(payload)
+  }
+
+  /// Delivers `payload` as the entry's `Delivery` says, ignoring a replay in progress.
+  @inlinable
+  package func dispatch(_ payload: Payload) -> Bool {
     switch delivery.kind {
     case .synchronous:
       return invoke(payload)
@@ -126,6 +189,25 @@ extension ObserverEntry where Payload: Sendable {
       guard isAlive else { return false }
       DispatchQueue.main.async { _ = self.invoke(payload) }
       return true
+    }
+  }
+
+  /// Delivers the replayed payloads, oldest first, then the live deliveries held meanwhile,
+  /// then ends the replay. Runs on the registering thread, after every lock is released.
+  @usableFromInline package func finishReplay(_ replayed: ContiguousArray<Payload>) {
+    for payload in replayed { _ = dispatch(payload) }
+    guard let held = held.load() else { return }
+    while true {
+      let batch = held.payloads.withLock { payloads -> ContiguousArray<Payload> in
+        guard !payloads.isEmpty else {
+          state.bitwiseAnd(~Liveness.replayingBit, ordering: .releasing)
+          return []
+        }
+        defer { payloads = [] }
+        return payloads
+      }
+      guard !batch.isEmpty else { return }
+      for payload in batch { _ = dispatch(payload) }
     }
   }
 }

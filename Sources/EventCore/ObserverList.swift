@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The ordered, thread-safe list of registrations that every Events module delivers through.
 ///
 /// It implements the guarantees that hold in every module once:
@@ -21,7 +23,7 @@
 @usableFromInline package final class ObserverList<Payload>: Sendable {
   @usableFromInline package typealias Entry = ObserverEntry<Payload>
 
-  @usableFromInline struct State: Sendable {
+  @usableFromInline struct State {
     /// Entries in registration order; `nil` marks a removed entry until the next compaction.
     @usableFromInline var slots: ContiguousArray<Entry?> = []
     @usableFromInline var liveCount = 0
@@ -30,8 +32,12 @@
     @usableFromInline var snapshot: ContiguousArray<Entry>? = []
     /// Inserts since the last purge; an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge = 0
+    /// What the list keeps for later registrations (an `Event`'s replay).
+    @usableFromInline var retention: Retention<Payload>
 
-    @usableFromInline init() {}
+    @usableFromInline init(retention: RetentionPolicy) {
+      self.retention = Retention(retention)
+    }
   }
 
   /// What a mutation drops, handed out of the lock so that the entries (their handlers, and
@@ -46,9 +52,19 @@
     }
   }
 
-  @usableFromInline let state = Lock(State())
+  @usableFromInline let state: Lock<State>
+  /// Whether the list keeps payloads for later registrations; fixed at creation, so a post
+  /// decides its path without the lock.
+  @usableFromInline package let retains: Bool
 
-  @usableFromInline package init() {}
+  /// Creates an empty list.
+  ///
+  /// - Parameter retention: What the list keeps of its posts for registrations made later
+  ///   (`.none` by default); see ``Retention``.
+  @usableFromInline package init(retention: RetentionPolicy = .none) {
+    state = Lock(State(retention: retention))
+    retains = retention != .none
+  }
 
   /// Registers `entry`, replacing the keyed entry of the same observer, if any.
   ///
@@ -59,22 +75,33 @@
   package func insert(_ entry: Entry) {
     let (released, purgeDue) = state.withLock { state -> (Released, Bool) in
       var released = Released(snapshot: state.snapshot)
-      if let key = entry.key, let previous = state.byKey[key] {
-        Self.remove(previous, from: &state)
-        released.entries.append(previous)
-      }
-      entry.index = state.slots.count
-      state.slots.append(entry)
-      state.liveCount += 1
-      if let key = entry.key { state.byKey[key] = entry }
-      state.snapshot = nil
-      state.insertsSincePurge += 1
-      let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
-      if purgeDue { state.insertsSincePurge = 0 }
+      let purgeDue = Self.insert(entry, into: &state, releasing: &released)
       return (released, purgeDue)
     }
     _ = released
     if purgeDue { purge(snapshot()) }
+  }
+
+  /// Inserts under the lock; what it replaces goes to `released`.
+  ///
+  /// - Returns: Whether a purge is due, to run once the lock is released.
+  @inlinable
+  static func insert(_ entry: Entry, into state: inout State, releasing released: inout Released)
+    -> Bool
+  {
+    if let key = entry.key, let previous = state.byKey[key] {
+      Self.remove(previous, from: &state)
+      released.entries.append(previous)
+    }
+    entry.index = state.slots.count
+    state.slots.append(entry)
+    state.liveCount += 1
+    if let key = entry.key { state.byKey[key] = entry }
+    state.snapshot = nil
+    state.insertsSincePurge += 1
+    let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
+    if purgeDue { state.insertsSincePurge = 0 }
+    return purgeDue
   }
 
   /// Registers `entry` and returns the token that ends it.
@@ -125,7 +152,11 @@
       let entries = state.slots.compactMap { $0 }
       for entry in entries { entry.liveness.cancel() }
       let released = Released(snapshot: state.snapshot, entries: entries)
-      state = State()
+      state.slots = []
+      state.liveCount = 0
+      state.byKey = [:]
+      state.snapshot = []
+      state.insertsSincePurge = 0
       return released
     }
     _ = released
@@ -147,14 +178,18 @@
   /// Costs no allocation unless the list changed since the last call.
   @inlinable
   package func snapshot() -> ContiguousArray<Entry> {
-    state.withLock { state in
-      if let snapshot = state.snapshot { return snapshot }
-      var snapshot = ContiguousArray<Entry>()
-      snapshot.reserveCapacity(state.liveCount)
-      for case let entry? in state.slots { snapshot.append(entry) }
-      state.snapshot = snapshot
-      return snapshot
-    }
+    state.withLock { Self.snapshot(of: &$0) }
+  }
+
+  /// The cached snapshot, built first if the list changed; under the lock.
+  @inlinable
+  static func snapshot(of state: inout State) -> ContiguousArray<Entry> {
+    if let snapshot = state.snapshot { return snapshot }
+    var snapshot = ContiguousArray<Entry>()
+    snapshot.reserveCapacity(state.liveCount)
+    for case let entry? in state.slots { snapshot.append(entry) }
+    state.snapshot = snapshot
+    return snapshot
   }
 
   /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
@@ -229,5 +264,81 @@ extension ObserverList where Payload: Sendable {
   @inlinable
   package func post(_ payload: Payload) {
     forEachEntry { $0.deliver(payload) }
+  }
+
+  /// Registers `entry`, first delivering to it what the list retains, through its own delivery.
+  ///
+  /// No gap and no duplicate: the retained payloads are read, and the entry published, in one
+  /// critical section, and ``postRetaining(_:)`` records a payload and reads the registrations
+  /// in one critical section too. So every post is either retained before the registration (and
+  /// replayed) or made after it (and delivered live), never both, never neither. Live
+  /// deliveries that arrive while the replay runs wait behind it (`ObserverEntry.beginReplay`),
+  /// so the entry receives everything in post order. With synchronous delivery the replay has
+  /// run when this returns.
+  ///
+  /// A once-registration that has something to replay fires on its first replayed payload and
+  /// is never added to the list.
+  @inlinable
+  package func subscribeReplaying(_ entry: Entry, endsWithToken: Bool) -> Subscription {
+    guard retains else { return subscribe(entry, endsWithToken: endsWithToken) }
+    entry.list = self
+    entry.leave = { list, entry in list.remove(entry) }
+    let isOnce = entry.state.load(ordering: .relaxed) & Liveness.onceBit != 0
+    let (replayed, released, purgeDue) = state.withLock {
+      state -> (ContiguousArray<Payload>, Released, Bool) in
+      var released = Released(snapshot: state.snapshot)
+      let replayed = state.retention.replay(once: isOnce)
+      if isOnce && !replayed.isEmpty { return (replayed, released, false) }
+      if !replayed.isEmpty { entry.beginReplay() }
+      let purgeDue = Self.insert(entry, into: &state, releasing: &released)
+      return (replayed, released, purgeDue)
+    }
+    _ = released
+    if !replayed.isEmpty { entry.finishReplay(replayed) }
+    if purgeDue { purge(snapshot()) }
+    return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
+  }
+
+  /// Delivers `payload` as ``post(_:)`` does, and retains it as the list's ``Retention`` says.
+  ///
+  /// With `.untilObserved`, a post that no live registration receives is held for the next
+  /// registration: one made while the list is empty, and one whose every registration turns out
+  /// dead (its observer gone) when it is delivered.
+  @inlinable
+  package func postRetaining(_ payload: Payload) {
+    var first = true
+    while true {
+      let (entries, replaced) = state.withLock {
+        state -> (ContiguousArray<Entry>?, Payload?) in
+        if state.retention.policy == .untilObserved && state.liveCount == 0 {
+          state.retention.hold(payload)
+          return (nil, nil)
+        }
+        let replaced = first ? state.retention.record(payload) : nil
+        return (Self.snapshot(of: &state), replaced)
+      }
+      _ = replaced
+      guard let entries else { return }
+      var reached = false
+      var sawDead = false
+      for entry in entries {
+        if entry.deliver(payload) { reached = true } else { sawDead = true }
+      }
+      if sawDead { purge(entries) }
+      guard !reached, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved
+      else { return }
+      first = false
+    }
+  }
+
+  /// The newest payload the list retains (or holds), if any.
+  package var latestRetained: Payload? {
+    state.withLock { $0.retention.latest }
+  }
+
+  /// Drops every payload the list retains or holds; they are released after the lock.
+  package func clearRetained() {
+    let dropped = state.withLock { $0.retention.clear() }
+    _ = dropped
   }
 }

@@ -63,6 +63,14 @@ extension Event {
   public func values(
     bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy
   ) -> AsyncStream<Payload> {
+    makeStream(bufferingPolicy: policy).stream
+  }
+
+  /// A stream registered on this event, and the continuation that ends it (finishing it ends
+  /// the registration too); finished by ``unregisterAll()`` and the event's deinit.
+  func makeStream(
+    bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy
+  ) -> (stream: AsyncStream<Payload>, continuation: AsyncStream<Payload>.Continuation) {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Payload.self, bufferingPolicy: policy)
     let id = streams.withLock { registry in
@@ -71,7 +79,7 @@ extension Event {
     }
     // Yielded on the posting thread: the continuation is thread-safe and keeps post order, and
     // a hop through the event's delivery would only delay the value.
-    let subscription = list.subscribe(
+    let subscription = list.subscribeReplaying(
       ObserverEntry(delivery: .synchronous) { continuation.yield($0) }, endsWithToken: true)
     continuation.onTermination = { [weak self] _ in
       subscription.cancel()
@@ -82,7 +90,7 @@ extension Event {
     // An `unregisterAll()` that ran between `subscribe` and the line above ended the
     // registration but could not see the continuation: finish it here instead.
     if subscription.isCancelled { continuation.finish() }
-    return stream
+    return (stream, continuation)
   }
 
   /// Finishes every live stream, outside the lock: finishing runs its termination handler.

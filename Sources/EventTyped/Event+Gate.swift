@@ -20,7 +20,7 @@ extension Event {
   ///   - payload: The value handed to every handler.
   ///   - gate: The gate that decides when the post is delivered.
   public func post(_ payload: Payload, when gate: Gate) {
-    gate.submit { [weak self] in self?.list.post(payload) }
+    gate.submit { [weak self] in self?.post(payload) }
   }
 
   /// Delivers the payload's elements, given one by one, now if `gate` is open, otherwise once it

@@ -44,7 +44,10 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
   public let delivery: Delivery
 
-  @usableFromInline let list = ObserverList<Payload>()
+  /// What the event keeps of its posts for registrations made later.
+  public let replay: Replay
+
+  @usableFromInline let list: ObserverList<Payload>
 
   /// One stand-in object per registered type, so that a type-level registration is a keyed entry
   /// of `list` (replaced atomically on re-registration) and lives as long as this event.
@@ -55,10 +58,30 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// Creates an event with no observers.
   ///
-  /// - Parameter delivery: Where the handlers run: `.synchronous` (the default) on the posting
-  ///   thread, `.queue(q)` on `q`, `.mainActor` on the main actor.
-  public init(delivery: Delivery = .synchronous) {
+  /// ```swift
+  /// static let didLogin = Event<User>(replay: .latest)  // late screens read the current user
+  /// ```
+  ///
+  /// With a replay, every new registration (``subscribe(_:)-(@Sendable(Payload)->Void)``,
+  /// ``subscribeOnce(_:)``, the async `subscribe`, every `register` form, each iteration of
+  /// ``values``) first receives what the event retains, oldest first, through its own delivery,
+  /// then every later post: each payload exactly once, with no gap and no duplicate, even while
+  /// other threads post during the registration. The event reads what it retains and publishes
+  /// the registration in one critical section, and a post records its payload and reads the
+  /// registrations in one critical section too, so each post falls wholly before the
+  /// registration (replayed) or after it (live); live posts that arrive while the replay runs
+  /// wait behind it. With `.synchronous` delivery the replay has run when the registration
+  /// call returns.
+  ///
+  /// - Parameters:
+  ///   - delivery: Where the handlers run: `.synchronous` (the default) on the posting thread,
+  ///     `.queue(q)` on `q`, `.mainActor` on the main actor.
+  ///   - replay: What the event keeps for registrations made later: ``Replay/none`` (the
+  ///     default), ``Replay/latest``, ``Replay/last(_:)`` or ``Replay/untilObserved``.
+  public init(delivery: Delivery = .synchronous, replay: Replay = .none) {
     self.delivery = delivery
+    self.replay = replay
+    self.list = ObserverList(retention: replay.policy)
   }
 
   deinit {
@@ -133,7 +156,7 @@ public final class Event<Payload: Sendable>: Sendable {
     _ observer: Observer, handler: @escaping (Observer, Payload) -> Void
   ) -> Subscription {
     let entry = ObserverEntry(observer: observer, keyed: true, delivery: delivery, handler: handler)
-    return list.subscribe(entry, endsWithToken: false)
+    return list.subscribeReplaying(entry, endsWithToken: false)
   }
 
   /// Registers a type-level (static) function for `type`, whose parameters are the payload's
@@ -164,7 +187,7 @@ public final class Event<Payload: Sendable>: Sendable {
     let entry = ObserverEntry(observer: key, keyed: true, delivery: delivery) {
       (_: TypeKey, payload: Payload) in function(repeat each payload)
     }
-    return list.subscribe(entry, endsWithToken: false)
+    return list.subscribeReplaying(entry, endsWithToken: false)
   }
 
   /// Registers a closure for as long as the returned token lives.
@@ -181,7 +204,34 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
   public func subscribe(_ handler: @escaping @Sendable (Payload) -> Void) -> Subscription {
-    list.subscribe(ObserverEntry(delivery: delivery, handler: handler), endsWithToken: true)
+    list.subscribeReplaying(
+      ObserverEntry(delivery: delivery, handler: handler), endsWithToken: true)
+  }
+
+  /// Registers a closure for the next post only; the registration then ends by itself.
+  ///
+  /// ```swift
+  /// Session.didLogin.subscribeOnce { user in print("first login:", user) }
+  /// ```
+  ///
+  /// It runs exactly once, even when many threads post at once, and a post made inside the
+  /// handler does not run it again: the registration ends (its token reads `isCancelled`, and
+  /// ``observerCount`` drops) just before the handler runs. Unlike ``subscribe(_:)-(@Sendable(Payload)->Void)``,
+  /// releasing the token does not end it, so you may drop the token; cancel it to call the
+  /// handler off before a post arrives. With a replay, it runs with the first payload it
+  /// receives: the oldest retained.
+  ///
+  /// Thread-safe; a handler may call it during a post, and the new registration gets the next
+  /// post.
+  ///
+  /// - Parameter handler: The closure to run for the next post.
+  /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
+  /// - Complexity: Amortised O(1).
+  @discardableResult
+  public func subscribeOnce(_ handler: @escaping @Sendable (Payload) -> Void) -> Subscription {
+    let entry = ObserverEntry(delivery: delivery, handler: handler)
+    entry.runOnce()
+    return list.subscribeReplaying(entry, endsWithToken: false)
   }
 
   /// Ends the registration of `observer`, if it has one.
@@ -236,7 +286,11 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: O(*n*) in the number of registrations.
   @inlinable
   public func post(_ payload: Payload) {
-    list.post(payload)
+    if list.retains {
+      list.postRetaining(payload)
+    } else {
+      list.post(payload)
+    }
   }
 
   /// Delivers the payload's elements, given one by one: `post()` for `Event<Void>`,
@@ -249,7 +303,22 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: O(*n*) in the number of registrations.
   public func post<each Element>(_ element: repeat each Element)
   where Payload == (repeat each Element) {
-    list.post((repeat each element))
+    post((repeat each element))
+  }
+
+  /// The newest payload the event retains for late registrations, or `nil` if none.
+  ///
+  /// With ``Replay/latest`` or ``Replay/last(_:)``, the newest post (until ``clearReplay()``);
+  /// with ``Replay/untilObserved``, the newest post held for the next registration, and `nil`
+  /// once they have been handed over; with ``Replay/none``, always `nil`. Thread-safe.
+  public var latest: Payload? {
+    list.latestRetained
+  }
+
+  /// Drops every payload the event retains or holds; later registrations receive only later
+  /// posts. Thread-safe.
+  public func clearReplay() {
+    list.clearRetained()
   }
 
   /// The number of live registrations: observers, types, subscriptions and ``values`` streams.

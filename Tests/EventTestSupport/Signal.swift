@@ -1,4 +1,5 @@
 public import Dispatch
+import Foundation
 
 /// A one-shot or counting signal with a bounded wait, so a test that waits for an asynchronous
 /// delivery fails after a timeout instead of hanging or guessing with a sleep.
@@ -44,5 +45,17 @@ public func drain(_ queue: DispatchQueue, seconds: Double = 10) -> Bool {
 public func drainMainQueue() async {
   await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
     DispatchQueue.main.async { continuation.resume() }
+  }
+}
+
+extension Signal {
+  /// Waits for `fire()`, bounded, on a thread of its own, so the cooperative pool stays free to
+  /// run what will fire it.
+  ///
+  /// - Returns: `false` if `seconds` passed first.
+  public func arrival(seconds: Double = 10) async -> Bool {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: self.wait(seconds: seconds)) }.start()
+    }
   }
 }

@@ -1,0 +1,58 @@
+import EventTestSupport
+import Events
+import Foundation
+import Testing
+
+// This target is compiled in Swift 5 language mode (see Package.swift), so these call shapes
+// are proven to compile, and to pick the same overloads, for Swift 5 clients as for Swift 6
+// ones (the other test targets).
+
+private final class Screen {
+  var shown: [String] = []
+  func show(_ value: String) { shown.append(value) }
+}
+
+@Suite("Swift 5 client")
+struct Swift5CallShapesTests {
+  @Test("a closure literal with no await selects the synchronous subscribe")
+  func synchronousSubscribe() {
+    let event = Event<String>()
+    let log = Recorder<String>()
+    let token = event.subscribe { value in log.record(value) }
+    event.post("a")
+    #expect(log.values == ["a"])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("the additions' call shapes compile and behave as in Swift 6")
+  func additions() async {
+    let event = Event<String>(delivery: .synchronous, replay: .latest)
+    event.post("x")
+    #expect(event.latest == "x")
+    let log = Recorder<String>()
+    event.subscribeOnce { log.record("once \($0)") }
+    let screen = Screen()
+    event.register(screen, function: Screen.show)
+    #expect(screen.shown == ["x"])
+    let arrived = Signal()
+    let asynchronous = event.subscribe { value async in
+      await Task.yield()
+      log.record("async \(value)")
+      arrived.fire()
+    }
+    #expect(await arrived.arrival())
+    #expect(log.values == ["once x", "async x"])
+    event.clearReplay()
+    #expect(event.latest == nil)
+    _ = Event<Int>(replay: .last(3))
+    _ = Event<Int>(replay: .untilObserved)
+    let center = NotificationCenter()
+    let once = Counter()
+    center.observeOnce(Notification.Name("swift5"), object: nil, delivery: .synchronous) { _ in
+      once.increment()
+    }
+    center.post(name: Notification.Name("swift5"), object: nil)
+    #expect(once.count == 1)
+    withExtendedLifetime(asynchronous) {}
+  }
+}
