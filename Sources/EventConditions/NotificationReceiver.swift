@@ -238,9 +238,13 @@ public final class NotificationReceiver: Sendable {
   /// - Parameter handler: The code to run on each completion.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop. The receiver does not keep it alive.
-  public func onVerified(_ handler: @escaping @Sendable () -> Void) -> Subscription {
-    verifiedHandlers.subscribe(
-      ObserverEntry(delivery: .synchronous) { _ in handler() }, endsWithToken: true)
+  public func onVerified(
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable () -> Void
+  ) -> Subscription {
+    let call = IsolatedHandler.callable(handler)
+    return verifiedHandlers.subscribe(
+      ObserverEntry(delivery: .synchronous, isolation: handler.isolation) { _ in call() },
+      endsWithToken: true)
   }
 
   /// Calls `handler` with the name of each conditioner that ``ignore(_:)`` marks met.
@@ -251,9 +255,14 @@ public final class NotificationReceiver: Sendable {
   /// - Parameter handler: The code to run, given the ignored name.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop.
-  public func onIgnored(_ handler: @escaping @Sendable (String) -> Void) -> Subscription {
+  public func onIgnored(
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (String) -> Void
+  ) -> Subscription {
     ignoredHandlers.subscribe(
-      ObserverEntry(delivery: .synchronous, handler: handler), endsWithToken: true)
+      ObserverEntry(
+        delivery: .synchronous, isolation: handler.isolation,
+        handler: IsolatedHandler.callable(handler)),
+      endsWithToken: true)
   }
 
   /// Suspends until the set is verified: at once when it is verified now, otherwise at the

@@ -13,11 +13,13 @@ public struct Delivery: Sendable {
     case synchronous
     case queue(DispatchQueue)
     case mainActor
+    /// On an actor other than the main actor: a handler written in code isolated to it.
+    case actor(any Actor)
   }
 
   @usableFromInline package let kind: Kind
 
-  private init(_ kind: Kind) {
+  @usableFromInline init(_ kind: Kind) {
     self.kind = kind
   }
 
@@ -40,4 +42,13 @@ public struct Delivery: Sendable {
   /// On Linux the main actor runs on the main queue, which a program drains only from an
   /// `async` entry point, `dispatchMain()` or a run loop.
   public static let mainActor = Delivery(.mainActor)
+
+  /// Where a handler runs, given the delivery asked for and the isolation the handler was
+  /// written in: a handler isolated to an actor always runs on that actor, whatever `self`
+  /// says; a nonisolated one (`isolation == nil`) runs as `self` says.
+  @inlinable
+  package func honouring(_ isolation: (any Actor)?) -> Delivery {
+    guard let isolation else { return self }
+    return isolation is MainActor ? .mainActor : Delivery(.actor(isolation))
+  }
 }

@@ -36,9 +36,16 @@ public import Synchronization
     ((ObserverList<Payload>, ObserverEntry<Payload>) -> Void)?
 
   /// A registration of a closure, live until cancelled.
+  ///
+  /// - Parameters:
+  ///   - delivery: Where `handler` runs, unless it is isolated to an actor.
+  ///   - isolation: The actor `handler` is isolated to, if any: it then always runs there.
+  ///   - handler: Called with each payload.
   @inlinable
-  package init(delivery: Delivery, handler: @escaping (Payload) -> Void) {
-    self.delivery = delivery
+  package init(
+    delivery: Delivery, isolation: (any Actor)? = nil, handler: @escaping (Payload) -> Void
+  ) {
+    self.delivery = delivery.honouring(isolation)
     self.key = nil
     self.observer = nil
     self.handler = .plain(handler)
@@ -51,14 +58,15 @@ public import Synchronization
   ///   - observer: The object handed to `handler`, held weakly.
   ///   - keyed: Whether the list keeps one registration per observer: inserting another keyed
   ///     entry for the same object replaces this one.
-  ///   - delivery: Where `handler` runs.
+  ///   - delivery: Where `handler` runs, unless it is isolated to an actor.
+  ///   - isolation: The actor `handler` is isolated to, if any: it then always runs there.
   ///   - handler: Called with the observer and the payload while the observer lives.
   @inlinable
   package init<Observer: AnyObject>(
-    observer: Observer, keyed: Bool, delivery: Delivery,
+    observer: Observer, keyed: Bool, delivery: Delivery, isolation: (any Actor)? = nil,
     handler: @escaping (Observer, Payload) -> Void
   ) {
-    self.delivery = delivery
+    self.delivery = delivery.honouring(isolation)
     self.key = keyed ? ObjectIdentifier(observer) : nil
     self.observer = observer
     self.handler = .bound { object, payload in
@@ -129,6 +137,23 @@ public import Synchronization
     return true
   }
 
+  // MARK: Scheduling
+
+  /// Deliveries queued on the main queue and not yet run; see `dispatchOnMainActor`.
+  @usableFromInline let queuedOnMain = Atomic<Int>(0)
+
+  /// The payloads waiting for a registration isolated to an actor other than the main actor.
+  @usableFromInline final class Mailbox: Sendable {
+    struct State {
+      var payloads: ContiguousArray<Payload> = []
+      var isDraining = false
+    }
+    let state = Lock(State())
+  }
+
+  /// Created by the first delivery to an actor-isolated registration.
+  @usableFromInline let mailbox = AtomicLazyReference<Mailbox>()
+
   // MARK: Replay
 
   /// Live deliveries that arrived while the registration received its replay, in post order.
@@ -185,10 +210,60 @@ extension ObserverEntry where Payload: Sendable {
       queue.async { _ = self.invoke(payload) }
       return true
     case .mainActor:
-      if MainActorDetection.isOnMainActor { return invoke(payload) }
-      guard isAlive else { return false }
-      DispatchQueue.main.async { _ = self.invoke(payload) }
+      return dispatchOnMainActor(payload)
+    case .actor(let actor):
+      return dispatch(payload, on: actor)
+    }
+  }
+
+  /// Runs the handler on the main actor: inline when the post is on the main actor and nothing
+  /// is still queued for this registration, otherwise behind what is queued, on the main queue
+  /// (which the main actor drains). So posts ordered by happens-before reach the handler in
+  /// that order: a post made on the main actor never overtakes one an earlier post queued.
+  @usableFromInline func dispatchOnMainActor(_ payload: Payload) -> Bool {
+    if MainActorDetection.isOnMainActor && queuedOnMain.load(ordering: .acquiring) == 0 {
+      return invoke(payload)
+    }
+    guard isAlive else { return false }
+    queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    DispatchQueue.main.async {
+      _ = self.invoke(payload)
+      self.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    }
+    return true
+  }
+
+  /// Schedules the handler onto `actor`, in post order: payloads wait in the entry's mailbox,
+  /// which one task at a time drains on the actor. `post` never waits.
+  ///
+  /// Always scheduled, even from code already on `actor`: Swift has no synchronous check of
+  /// which actor is running that does not stop the program when it fails.
+  @usableFromInline func dispatch(_ payload: Payload, on actor: any Actor) -> Bool {
+    guard isAlive else { return false }
+    let mailbox = mailbox.load() ?? mailbox.storeIfNil(Mailbox())
+    let startsDrain = mailbox.state.withLock { state -> Bool in
+      state.payloads.append(payload)
+      guard !state.isDraining else { return false }
+      state.isDraining = true
       return true
+    }
+    if startsDrain { Task { await self.drain(mailbox, on: actor) } }
+    return true
+  }
+
+  /// Calls the handler with every payload in `mailbox`, in order, on `actor`, until it is empty.
+  private func drain(_ mailbox: Mailbox, on actor: isolated any Actor) {
+    while true {
+      let batch = mailbox.state.withLock { state -> ContiguousArray<Payload> in
+        guard !state.payloads.isEmpty else {
+          state.isDraining = false
+          return []
+        }
+        defer { state.payloads = [] }
+        return state.payloads
+      }
+      guard !batch.isEmpty else { return }
+      for payload in batch { _ = invoke(payload) }
     }
   }
 

@@ -41,13 +41,16 @@ extension NotificationCenter {
   ///   name.
   public func observe(
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
-    _ handler: @escaping @Sendable (Notification) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> Subscription {
     let lease = ChannelRegistry.shared.lease(
       center: self, name: name, sender: SenderFilter(object))
-    let entry = ObserverEntry<PostedNotification>(delivery: delivery) { posted in
+    let call = IsolatedHandler.callable(handler)
+    let entry = ObserverEntry<PostedNotification>(
+      delivery: delivery, isolation: handler.isolation
+    ) { posted in
       guard lease.accepts(posted.notification) else { return }
-      handler(posted.notification)
+      call(posted.notification)
     }
     return lease.channel.observers.subscribe(entry, endsWithToken: true)
   }
@@ -94,10 +97,14 @@ extension NotificationCenter {
   @discardableResult
   public func observe<Owner: AnyObject>(
     _ name: Notification.Name?, object: AnyObject? = nil, owner: Owner,
-    delivery: Delivery = .synchronous, _ handler: @escaping (Owner, Notification) -> Void
+    delivery: Delivery = .synchronous,
+    _ handler: @escaping @isolated(any) (Owner, Notification) -> Void
   ) -> Subscription {
-    observe(name, object: object, observer: owner, delivery: delivery, handler)
-      .bind(to: owner)
+    observe(
+      name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
+      IsolatedHandler.callable(handler)
+    )
+    .bind(to: owner)
   }
 
   /// Observes notifications by calling a method of `target` that takes the notification.
@@ -136,10 +143,15 @@ extension NotificationCenter {
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
-    action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous
+    action: @escaping (Target) -> @isolated(any) (Notification) -> Void,
+    delivery: Delivery = .synchronous
   ) -> Subscription {
-    observe(name, object: object, observer: target, delivery: delivery) { target, note in
-      action(target)(note)
+    observe(
+      name, object: object, observer: target, delivery: delivery,
+      isolation: action(target).isolation
+    ) { target, note in
+      let call: (Notification) -> Void = IsolatedHandler.callable(action(target))
+      call(note)
     }
   }
 
@@ -178,10 +190,13 @@ extension NotificationCenter {
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
-    action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous
+    action: @escaping (Target) -> @isolated(any) () -> Void, delivery: Delivery = .synchronous
   ) -> Subscription {
-    observe(name, object: object, observer: target, delivery: delivery) { target, _ in
-      action(target)()
+    observe(
+      name, object: object, observer: target, delivery: delivery,
+      isolation: action(target).isolation
+    ) { target, _ in
+      IsolatedHandler.callable(action(target))()
     }
   }
 
@@ -189,12 +204,12 @@ extension NotificationCenter {
   /// the observation is token-held.
   private func observe<Observer: AnyObject>(
     _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
-    _ handler: @escaping (Observer, Notification) -> Void
+    isolation: (any Actor)?, _ handler: @escaping (Observer, Notification) -> Void
   ) -> Subscription {
     let lease = ChannelRegistry.shared.lease(
       center: self, name: name, sender: SenderFilter(object))
     let entry = ObserverEntry<PostedNotification>(
-      observer: observer, keyed: false, delivery: delivery
+      observer: observer, keyed: false, delivery: delivery, isolation: isolation
     ) { observer, posted in
       guard lease.accepts(posted.notification) else { return }
       handler(observer, posted.notification)

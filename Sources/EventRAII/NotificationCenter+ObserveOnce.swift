@@ -31,14 +31,17 @@ extension NotificationCenter {
   @discardableResult
   public func observeOnce(
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
-    _ handler: @escaping @Sendable (Notification) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> Subscription {
     let lease = ChannelRegistry.shared.lease(
       center: self, name: name, sender: SenderFilter(object))
     let once = OnceObservation()
-    let entry = ObserverEntry<PostedNotification>(delivery: delivery) { posted in
+    let call = IsolatedHandler.callable(handler)
+    let entry = ObserverEntry<PostedNotification>(
+      delivery: delivery, isolation: handler.isolation
+    ) { posted in
       guard lease.accepts(posted.notification), once.claim() else { return }
-      handler(posted.notification)
+      call(posted.notification)
     }
     let token = lease.channel.observers.subscribe(entry, endsWithToken: false)
     once.attach(token)

@@ -30,7 +30,7 @@ extension Event {
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1) per post.
   public func subscribe(
-    _ handler: @escaping @isolated(any) @Sendable (Payload) async -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) async -> Void
   ) -> Subscription {
     let calls = Liveness()
     let (stream, continuation) = makeStream(bufferingPolicy: .unbounded)

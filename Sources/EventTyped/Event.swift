@@ -122,9 +122,43 @@ public final class Event<Payload: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public func register<Observer: AnyObject, each Element>(
-    _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void
+    _ observer: Observer,
+    function: @escaping (Observer) -> @isolated(any) (repeat each Element) -> Void
   ) -> Subscription where Payload == (repeat each Element) {
-    register(observer) { observer, payload in function(observer)(repeat each payload) }
+    let entry = ObserverEntry(
+      observer: observer, keyed: true, delivery: delivery,
+      isolation: function(observer).isolation
+    ) { (observer: Observer, payload: Payload) in
+      IsolatedHandler.callable(function(observer))(repeat each payload)
+    }
+    return list.subscribeReplaying(entry, endsWithToken: false)
+  }
+
+  /// Registers an unbound method named through `Self` (`register(self, function: Self.show)`),
+  /// the spelling a class body reaches for; the same as
+  /// ``register(_:function:)-(Observer,_)``.
+  ///
+  /// Inside a class, `self` has the class's type while `Self.show` takes `Self`, and Swift
+  /// cannot unify the two for one generic parameter, so this form takes the observer's type
+  /// from the method alone.
+  ///
+  /// - Parameters:
+  ///   - observer: The object to call, held weakly; it must be an instance of the type that
+  ///     declares `function` (checked once, at registration).
+  ///   - function: The unbound method, such as `Self.show`.
+  /// - Returns: A token that ends the registration when cancelled; you may ignore it.
+  @_disfavoredOverload
+  @discardableResult
+  public func register<Object: AnyObject, Observer: AnyObject, each Element>(
+    _ observer: Object,
+    function: @escaping (Observer) -> @isolated(any) (repeat each Element) -> Void
+  ) -> Subscription where Payload == (repeat each Element) {
+    guard let typed = observer as? Observer else {
+      fatalError(
+        "Event.register(_:function:): \(Object.self) is not a \(Observer.self), whose method "
+          + "`function` is")
+    }
+    return register(typed, function: function)
   }
 
   /// Registers a closure that receives `observer` and the payload.
@@ -153,9 +187,11 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func register<Observer: AnyObject>(
-    _ observer: Observer, handler: @escaping (Observer, Payload) -> Void
+    _ observer: Observer, handler: @escaping @isolated(any) (Observer, Payload) -> Void
   ) -> Subscription {
-    let entry = ObserverEntry(observer: observer, keyed: true, delivery: delivery, handler: handler)
+    let entry = ObserverEntry(
+      observer: observer, keyed: true, delivery: delivery, isolation: handler.isolation,
+      handler: IsolatedHandler.callable(handler))
     return list.subscribeReplaying(entry, endsWithToken: false)
   }
 
@@ -181,12 +217,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func register<T, each Element>(
-    _ type: T.Type, function: @escaping (repeat each Element) -> Void
+    _ type: T.Type, function: @escaping @isolated(any) (repeat each Element) -> Void
   ) -> Subscription where Payload == (repeat each Element) {
     let key = typeKey(for: type)
-    let entry = ObserverEntry(observer: key, keyed: true, delivery: delivery) {
-      (_: TypeKey, payload: Payload) in function(repeat each payload)
-    }
+    let call = IsolatedHandler.callable(function)
+    let entry = ObserverEntry(
+      observer: key, keyed: true, delivery: delivery, isolation: function.isolation
+    ) { (_: TypeKey, payload: Payload) in call(repeat each payload) }
     return list.subscribeReplaying(entry, endsWithToken: false)
   }
 
@@ -203,9 +240,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameter handler: The closure to run for each post.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
-  public func subscribe(_ handler: @escaping @Sendable (Payload) -> Void) -> Subscription {
-    list.subscribeReplaying(
-      ObserverEntry(delivery: delivery, handler: handler), endsWithToken: true)
+  public func subscribe(
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+  ) -> Subscription {
+    let entry = ObserverEntry(
+      delivery: delivery, isolation: handler.isolation,
+      handler: IsolatedHandler.callable(handler))
+    return list.subscribeReplaying(entry, endsWithToken: true)
   }
 
   /// Registers a closure for the next post only; the registration then ends by itself.
@@ -228,8 +269,12 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   /// - Complexity: Amortised O(1).
   @discardableResult
-  public func subscribeOnce(_ handler: @escaping @Sendable (Payload) -> Void) -> Subscription {
-    let entry = ObserverEntry(delivery: delivery, handler: handler)
+  public func subscribeOnce(
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+  ) -> Subscription {
+    let entry = ObserverEntry(
+      delivery: delivery, isolation: handler.isolation,
+      handler: IsolatedHandler.callable(handler))
     entry.runOnce()
     return list.subscribeReplaying(entry, endsWithToken: false)
   }

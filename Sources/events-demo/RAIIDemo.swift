@@ -91,15 +91,10 @@ enum RAIIDemo {
     let sensor = Sensor("roof", center: center)
     let places = Arrivals<String>()
     let bag = SubscriptionBag()
+    observeOffTheMainActor(center, display: displayQueue, places: places, bag: bag)
+    // Written here, on the main actor, the handler runs on the main actor whichever thread
+    // posts: no `delivery: .mainActor` needed.
     center.observe(.temperatureDidChange) { note in
-      DemoLog.event("synchronous handler: \(note.celsius) °C")
-      places.record("synchronous on \(ExecutionContext.current)")
-    }.store(in: bag)
-    center.observe(.temperatureDidChange, delivery: .queue(displayQueue)) { note in
-      DemoLog.event("display handler: \(note.celsius) °C")
-      places.record("queue on \(ExecutionContext.current)")
-    }.store(in: bag)
-    center.observe(.temperatureDidChange, delivery: .mainActor) { note in
       DemoLog.event("main-actor handler: \(note.celsius) °C")
       places.record("mainActor on \(ExecutionContext.current)")
     }.store(in: bag)
@@ -118,6 +113,22 @@ enum RAIIDemo {
     sensor.report(31.0)
     await drain(displayQueue)
     report.check(places.count == 3, "a post after cancelAll() reached none of them")
+  }
+
+  /// Handlers written in nonisolated code run where their delivery says: on the posting thread,
+  /// or on `display`.
+  nonisolated private static func observeOffTheMainActor(
+    _ center: NotificationCenter, display: DispatchQueue, places: Arrivals<String>,
+    bag: SubscriptionBag
+  ) {
+    center.observe(.temperatureDidChange) { note in
+      DemoLog.event("synchronous handler: \(note.celsius) °C")
+      places.record("synchronous on \(ExecutionContext.current)")
+    }.store(in: bag)
+    center.observe(.temperatureDidChange, delivery: .queue(display)) { note in
+      DemoLog.event("display handler: \(note.celsius) °C")
+      places.record("queue on \(ExecutionContext.current)")
+    }.store(in: bag)
   }
 
   /// Waits until the jobs already on `queue` have run.

@@ -146,16 +146,18 @@ struct EventDeliveryTests {
     #expect(screen.onMainActor.values == [true])
   }
 
-  @Test("a @MainActor method with synchronous delivery runs on the posting thread")
+  @Test("a @MainActor method with synchronous delivery still runs on the main actor")
   @MainActor
-  func mainActorMethodSynchronous() throws {
+  func mainActorMethodSynchronous() async throws {
     let event = Event<String>()
     let screen = MainActorScreen()
     event.register(screen, function: MainActorScreen.show)
     let recorded = screen.onMainActor
 
     try #require(onOtherThread { event.post("off main") })
+    #expect(recorded.values.isEmpty, "scheduled, not run on the posting thread")
+    await drainMainQueue()
 
-    #expect(recorded.values == [false])
+    #expect(recorded.values == [true])
   }
 }
