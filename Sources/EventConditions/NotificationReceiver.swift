@@ -259,10 +259,7 @@ public final class NotificationReceiver: Sendable {
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (String) -> Void
   ) -> Subscription {
     ignoredHandlers.subscribe(
-      ObserverEntry(
-        delivery: .synchronous, isolation: handler.isolation,
-        handler: IsolatedHandler.callable(handler)),
-      endsWithToken: true)
+      ObserverEntry(delivery: .synchronous, isolatedHandler: handler), endsWithToken: true)
   }
 
   /// Suspends until the set is verified: at once when it is verified now, otherwise at the

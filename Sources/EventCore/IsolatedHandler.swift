@@ -11,15 +11,16 @@
 ///   the same parameters and result (a function pointer and a context; the isolation lives in
 ///   the context, `MemoryLayout` of both is the same), and its function pointer takes the same
 ///   arguments; the isolation is only read, never passed, by a caller;
-/// - every value converted here is stored in an `ObserverEntry` together with its isolation,
-///   and only that entry calls it, on that isolation;
-/// - the result is not `@Sendable`, so no `Sendable` guarantee is invented: it is only stored
-///   in the entry, which calls it as its delivery says.
+/// - every value converted here, or by the `ObserverEntry` initializers that take an
+///   `@isolated(any)` handler (which convert at the entry's own generic types, so that no
+///   reabstraction thunk sits between a post and the handler), is stored in an entry together
+///   with its isolation, and only that entry calls it, on that isolation;
+/// - `@Sendable` handlers stay `@Sendable` and the others do not become so: no `Sendable`
+///   guarantee is invented.
 @usableFromInline package enum IsolatedHandler {
-  /// A handler, callable without `await` on its isolation.
+  /// A handler taking a parameter pack, callable without `await` on its isolation.
   ///
-  /// Generic over the parameters as a pack, so one function serves every handler shape. A
-  /// variadic function type cannot be reinterpreted directly (the compiler cannot fix its
+  /// A variadic function type cannot be reinterpreted directly (the compiler cannot fix its
   /// calling convention across contexts), so it is reinterpreted inside a struct: `Isolated` and
   /// `Plain` below differ only in the isolation of their one stored function, so their layouts
   /// agree, and the field of each is stored at the same, maximal, abstraction.

@@ -52,6 +52,48 @@ public import Synchronization
     super.init()
   }
 
+  /// A registration of a closure that knows its isolation: isolated to an actor, it always runs
+  /// there; nonisolated, it runs as `delivery` says.
+  ///
+  /// The handler is reinterpreted as a plain function here, at the entry's own types, by the
+  /// argument in ``IsolatedHandler``.
+  @inlinable
+  package convenience init(
+    delivery: Delivery,
+    isolatedHandler handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+  ) {
+    self.init(
+      delivery: delivery, isolation: handler.isolation,
+      handler: unsafeBitCast(IsolatedClosure(body: handler), to: PlainClosure.self).body)
+  }
+
+  /// The two representations of a closure handler, reinterpreted as a whole so that the
+  /// closure keeps the abstraction of its stored field: reinterpreting the function value
+  /// itself would pass it through `unsafeBitCast`'s generic, fully abstract form, and leave two
+  /// reabstraction thunks in front of every call.
+  @usableFromInline struct IsolatedClosure {
+    @usableFromInline let body: @isolated(any) @Sendable (Payload) -> Void
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Payload) -> Void) {
+      self.body = body
+    }
+  }
+
+  @usableFromInline struct PlainClosure {
+    @usableFromInline let body: @Sendable (Payload) -> Void
+  }
+
+  /// A registration that holds `observer` weakly and hands it, with each payload, to a handler
+  /// that knows its isolation; see ``init(delivery:isolatedHandler:)``.
+  @inlinable
+  package convenience init<Observer: AnyObject>(
+    observer: Observer, keyed: Bool, delivery: Delivery,
+    isolatedHandler handler: @escaping @isolated(any) (Observer, Payload) -> Void
+  ) {
+    self.init(
+      observer: observer, keyed: keyed, delivery: delivery, isolation: handler.isolation,
+      handler: unsafeBitCast(handler, to: ((Observer, Payload) -> Void).self))
+  }
+
   /// A registration that holds `observer` weakly and hands it to `handler` while it lives.
   ///
   /// - Parameters:
@@ -110,6 +152,16 @@ public import Synchronization
       if current & Liveness.boundBit != 0 && !ownersAreAlive() { return false }
       if current & Liveness.onceBit != 0 && !claimOnce() { return false }
     }
+    guard call(payload) else { return false }
+    continuation()
+    return true
+  }
+
+  /// Calls the handler, with no liveness check.
+  ///
+  /// - Returns: `false` when a bound registration's observer is gone.
+  @inlinable
+  func call(_ payload: Payload) -> Bool {
     switch handler {
     case .plain(let body):
       body(payload)
@@ -118,7 +170,6 @@ public import Synchronization
       guard let observer else { return false }
       body(observer, payload)
     }
-    continuation()
     return true
   }
 
@@ -193,6 +244,17 @@ extension ObserverEntry where Payload: Sendable {
   /// - Returns: `false` when the registration is dead, so the caller can purge it.
   @inlinable
   package func deliver(_ payload: Payload) -> Bool {
+    // The common case inline, in one load: synchronous, live, not once, not bound, no replay.
+    if case .synchronous = delivery.kind,
+      state.load(ordering: .acquiring) & (Liveness.slowPathBits | Liveness.replayingBit) == 0
+    {
+      return call(payload)
+    }
+    return deliverSlowly(payload)
+  }
+
+  /// Every other case of ``deliver(_:)``, kept out of line so that the common one inlines.
+  @usableFromInline func deliverSlowly(_ payload: Payload) -> Bool {
     if state.load(ordering: .acquiring) & Liveness.replayingBit != 0, holdIfReplaying(payload) {
       return true
     }
@@ -200,8 +262,7 @@ extension ObserverEntry where Payload: Sendable {
   }
 
   /// Delivers `payload` as the entry's `Delivery` says, ignoring a replay in progress.
-  @inlinable
-  package func dispatch(_ payload: Payload) -> Bool {
+  @usableFromInline package func dispatch(_ payload: Payload) -> Bool {
     switch delivery.kind {
     case .synchronous:
       return invoke(payload)

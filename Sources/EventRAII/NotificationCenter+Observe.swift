@@ -45,7 +45,8 @@ extension NotificationCenter {
   ) -> Subscription {
     let lease = ChannelRegistry.shared.lease(
       center: self, name: name, sender: SenderFilter(object))
-    let call = IsolatedHandler.callable(handler)
+    // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
+    let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
     let entry = ObserverEntry<PostedNotification>(
       delivery: delivery, isolation: handler.isolation
     ) { posted in
@@ -102,7 +103,8 @@ extension NotificationCenter {
   ) -> Subscription {
     observe(
       name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
-      IsolatedHandler.callable(handler)
+      // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
+      unsafeBitCast(handler, to: ((Owner, Notification) -> Void).self)
     )
     .bind(to: owner)
   }
@@ -143,15 +145,13 @@ extension NotificationCenter {
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
-    action: @escaping (Target) -> @isolated(any) (Notification) -> Void,
-    delivery: Delivery = .synchronous
+    action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous,
+    isolation: (any Actor)? = #isolation
   ) -> Subscription {
     observe(
-      name, object: object, observer: target, delivery: delivery,
-      isolation: action(target).isolation
+      name, object: object, observer: target, delivery: delivery, isolation: isolation
     ) { target, note in
-      let call: (Notification) -> Void = IsolatedHandler.callable(action(target))
-      call(note)
+      action(target)(note)
     }
   }
 
@@ -190,13 +190,13 @@ extension NotificationCenter {
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
-    action: @escaping (Target) -> @isolated(any) () -> Void, delivery: Delivery = .synchronous
+    action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous,
+    isolation: (any Actor)? = #isolation
   ) -> Subscription {
     observe(
-      name, object: object, observer: target, delivery: delivery,
-      isolation: action(target).isolation
+      name, object: object, observer: target, delivery: delivery, isolation: isolation
     ) { target, _ in
-      IsolatedHandler.callable(action(target))()
+      action(target)()
     }
   }
 

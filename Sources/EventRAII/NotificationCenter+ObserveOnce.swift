@@ -36,7 +36,8 @@ extension NotificationCenter {
     let lease = ChannelRegistry.shared.lease(
       center: self, name: name, sender: SenderFilter(object))
     let once = OnceObservation()
-    let call = IsolatedHandler.callable(handler)
+    // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
+    let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
     let entry = ObserverEntry<PostedNotification>(
       delivery: delivery, isolation: handler.isolation
     ) { posted in

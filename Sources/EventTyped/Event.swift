@@ -122,14 +122,13 @@ public final class Event<Payload: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public func register<Observer: AnyObject, each Element>(
-    _ observer: Observer,
-    function: @escaping (Observer) -> @isolated(any) (repeat each Element) -> Void
+    _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void,
+    isolation: (any Actor)? = #isolation
   ) -> Subscription where Payload == (repeat each Element) {
     let entry = ObserverEntry(
-      observer: observer, keyed: true, delivery: delivery,
-      isolation: function(observer).isolation
+      observer: observer, keyed: true, delivery: delivery, isolation: isolation
     ) { (observer: Observer, payload: Payload) in
-      IsolatedHandler.callable(function(observer))(repeat each payload)
+      function(observer)(repeat each payload)
     }
     return list.subscribeReplaying(entry, endsWithToken: false)
   }
@@ -150,15 +149,15 @@ public final class Event<Payload: Sendable>: Sendable {
   @_disfavoredOverload
   @discardableResult
   public func register<Object: AnyObject, Observer: AnyObject, each Element>(
-    _ observer: Object,
-    function: @escaping (Observer) -> @isolated(any) (repeat each Element) -> Void
+    _ observer: Object, function: @escaping (Observer) -> (repeat each Element) -> Void,
+    isolation: (any Actor)? = #isolation
   ) -> Subscription where Payload == (repeat each Element) {
     guard let typed = observer as? Observer else {
       fatalError(
         "Event.register(_:function:): \(Object.self) is not a \(Observer.self), whose method "
           + "`function` is")
     }
-    return register(typed, function: function)
+    return register(typed, function: function, isolation: isolation)
   }
 
   /// Registers a closure that receives `observer` and the payload.
@@ -185,13 +184,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
+  @inlinable
   @discardableResult
   public func register<Observer: AnyObject>(
     _ observer: Observer, handler: @escaping @isolated(any) (Observer, Payload) -> Void
   ) -> Subscription {
     let entry = ObserverEntry(
-      observer: observer, keyed: true, delivery: delivery, isolation: handler.isolation,
-      handler: IsolatedHandler.callable(handler))
+      observer: observer, keyed: true, delivery: delivery, isolatedHandler: handler)
     return list.subscribeReplaying(entry, endsWithToken: false)
   }
 
@@ -240,12 +239,11 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameter handler: The closure to run for each post.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
+  @inlinable
   public func subscribe(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
   ) -> Subscription {
-    let entry = ObserverEntry(
-      delivery: delivery, isolation: handler.isolation,
-      handler: IsolatedHandler.callable(handler))
+    let entry = ObserverEntry(delivery: delivery, isolatedHandler: handler)
     return list.subscribeReplaying(entry, endsWithToken: true)
   }
 
@@ -272,9 +270,7 @@ public final class Event<Payload: Sendable>: Sendable {
   public func subscribeOnce(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
   ) -> Subscription {
-    let entry = ObserverEntry(
-      delivery: delivery, isolation: handler.isolation,
-      handler: IsolatedHandler.callable(handler))
+    let entry = ObserverEntry(delivery: delivery, isolatedHandler: handler)
     entry.runOnce()
     return list.subscribeReplaying(entry, endsWithToken: false)
   }
