@@ -130,10 +130,10 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. The method runs as `delivery` says, with the target kept alive for the call
-  /// only; a method of a `@MainActor` type runs on the main actor only with
-  /// `delivery: .mainActor`. After ``/EventCore/Subscription/cancel()`` returns, it is not started
-  /// again.
+  /// Thread-safe. Registered from code isolated to an actor (a `@MainActor` class's method
+  /// registering its own methods, say), the method runs on that actor whichever thread posts;
+  /// registered from nonisolated code, it runs as `delivery` says. The target is kept alive for
+  /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -142,6 +142,8 @@ extension NotificationCenter {
   ///   - target: The object whose method is called. It is not retained.
   ///   - action: The unbound method to call, taking the notification.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
+  ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
+  ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
@@ -175,10 +177,10 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. The method runs as `delivery` says, with the target kept alive for the call
-  /// only; a method of a `@MainActor` type runs on the main actor only with
-  /// `delivery: .mainActor`. After ``/EventCore/Subscription/cancel()`` returns, it is not started
-  /// again.
+  /// Thread-safe. Registered from code isolated to an actor (a `@MainActor` class's method
+  /// registering its own methods, say), the method runs on that actor whichever thread posts;
+  /// registered from nonisolated code, it runs as `delivery` says. The target is kept alive for
+  /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -187,6 +189,8 @@ extension NotificationCenter {
   ///   - target: The object whose method is called. It is not retained.
   ///   - action: The unbound method to call, taking no argument.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
+  ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
+  ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,

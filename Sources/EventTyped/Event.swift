@@ -102,8 +102,12 @@ public final class Event<Payload: Sendable>: Sendable {
   /// ``register(_:handler:)``, replaces the previous handler (which then receives nothing more,
   /// not even a delivery already queued) and moves the observer to the end of the order.
   ///
-  /// A method of a `@MainActor` class compiles here with its isolation dropped: it runs on the
-  /// posting thread unless the event's delivery is `.mainActor`.
+  /// Registered from code isolated to an actor, such as a `@MainActor` class registering its
+  /// own method, the method runs on that actor whichever thread posts (inline when the post is
+  /// made there), and the event's delivery does not apply. Registered from nonisolated code it
+  /// runs as the delivery says. Swift drops a method's isolation when it converts the unbound
+  /// method, so the registration takes it from the caller: register an actor's methods from
+  /// that actor's code, or use ``register(_:handler:)``, whose closure keeps its own.
   ///
   /// Calling an unbound method first binds it to the observer, which creates a closure. In an
   /// optimized build the compiler usually sees through that and calls the method directly, so a
@@ -116,6 +120,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - observer: The object to call, held weakly.
   ///   - function: The unbound method, such as `Screen.show`.
+  ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
+  ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
@@ -145,6 +151,8 @@ public final class Event<Payload: Sendable>: Sendable {
   ///   - observer: The object to call, held weakly; it must be an instance of the type that
   ///     declares `function` (checked once, at registration).
   ///   - function: The unbound method, such as `Self.show`.
+  ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
+  ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @_disfavoredOverload
   @discardableResult
