@@ -24,7 +24,7 @@ extension Event {
   /// registration.
   ///
   /// A closure literal with no `await` in it (and not marked `async`) selects the synchronous
-  /// ``subscribe(_:)-(@Sendable(Payload)->Void)`` instead.
+  /// ``subscribe(_:)-((Payload)->Void)`` instead.
   ///
   /// - Parameter handler: The closure to run for each post.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.

@@ -62,7 +62,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// static let didLogin = Event<User>(replay: .latest)  // late screens read the current user
   /// ```
   ///
-  /// With a replay, every new registration (``subscribe(_:)-(@Sendable(Payload)->Void)``,
+  /// With a replay, every new registration (``subscribe(_:)-((Payload)->Void)``,
   /// ``subscribeOnce(_:)``, the async `subscribe`, every `register` form, each iteration of
   /// ``values``) first receives what the event retains, oldest first, through its own delivery,
   /// then every later post: each payload exactly once, with no gap and no duplicate, even while
@@ -263,7 +263,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// It runs exactly once, even when many threads post at once, and a post made inside the
   /// handler does not run it again: the registration ends (its token reads `isCancelled`, and
-  /// ``observerCount`` drops) just before the handler runs. Unlike ``subscribe(_:)-(@Sendable(Payload)->Void)``,
+  /// ``observerCount`` drops) just before the handler runs. Unlike ``subscribe(_:)-((Payload)->Void)``,
   /// releasing the token does not end it, so you may drop the token; cancel it to call the
   /// handler off before a post arrives. With a replay, it runs with the first payload it
   /// receives: the oldest retained.

@@ -2,14 +2,17 @@ import Events
 import Foundation
 
 /// `typed`: EventTyped's typed events, IZEvent-style: method observers, tuple payloads, a
-/// queue-delivered event, an async-stream consumer, and a gate that holds posts until it opens.
+/// queue-delivered event, an async-stream consumer, a gate that holds posts until it opens, a
+/// replayed login state that a screen created later reads at once, and an async handler.
 enum TypedDemo {
   @MainActor
   static func run() async -> Bool {
     let report = DemoReport(
       name: "typed",
-      title: "typed events, tuple payloads, queues, async streams and gates (EventTyped)",
-      scenarios: 5)
+      title:
+        "typed events, tuple payloads, queues, async streams, gates, replay and async handlers "
+        + "(EventTyped)",
+      scenarios: 7)
     await report.scenario("method observers on an Event<Void>, one registration per observer") {
       methodObservers(report)
     }
@@ -24,6 +27,12 @@ enum TypedDemo {
     }
     await report.scenario("a gate holds posts until it opens, then delivers them in order") {
       gate(report)
+    }
+    await report.scenario("a screen created after the login reads the login state at once") {
+      await replay(report)
+    }
+    await report.scenario("an async handler on the main actor: one call at a time, in post order") {
+      await asyncHandler(report)
     }
     return report.finish()
   }
@@ -141,6 +150,85 @@ enum TypedDemo {
         consumed.record("\(file) on \(ExecutionContext.current)")
       }
     }
+  }
+
+  @MainActor
+  private static func replay(_ report: DemoReport) async {
+    await onNetworkQueue {
+      DemoLog.event("post Account.state(\"ada\"): no screen observes yet")
+      Account.state.post("ada")
+    }
+    report.check(Account.state.latest == "ada", "the event kept the login: latest is \"ada\"")
+    DemoLog.event("the profile screen is created and registers")
+    let shown = Arrivals<String>()
+    let screen = ProfileScreen(shown: shown)
+    report.check(
+      screen.title == "ada" && shown.all == ["ada on main actor"],
+      "the screen showed \"ada\" before init returned, on the thread that registered it")
+    let welcomed = Arrivals<String>()
+    Account.state.subscribeOnce { user in
+      DemoLog.event("welcome banner (subscribeOnce): welcome, \(user)")
+      welcomed.record(user)
+    }
+    report.check(
+      welcomed.all == ["ada"] && Account.state.observerCount == 1,
+      "subscribeOnce ran at once with the kept login, then ended: only the screen counts")
+    await onNetworkQueue {
+      DemoLog.event("post Account.state(\"grace\")")
+      Account.state.post("grace")
+    }
+    report.check(
+      shown.all == ["ada on main actor", "grace on typed.network"] && welcomed.all == ["ada"],
+      "the screen got \"grace\" live, once; the banner did not run again")
+    Account.state.unregister(screen)
+    Account.state.clearReplay()
+    DemoLog.event("signed out: the screen unregistered, Account.state.clearReplay()")
+    report.check(Account.state.latest == nil, "nothing kept: a screen created now waits")
+  }
+
+  /// Runs `body` on the network queue and resumes once it has returned.
+  private static func onNetworkQueue(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { continuation in
+      Network.queue.async {
+        body()
+        continuation.resume()
+      }
+    }
+  }
+
+  @MainActor
+  private static func asyncHandler(_ report: DemoReport) async {
+    let steps = Arrivals<String>()
+    let bar = AnimatedBar(steps: steps)
+    let subscription = Sync.progress.subscribe { @MainActor percent async in
+      await bar.animate(to: percent)
+    }
+    Network.queue.async {
+      for percent in [25, 50, 75, 100] {
+        Sync.progress.post(percent)
+        DemoLog.event("posted \(percent)%; post returned at once")
+        steps.record("posted \(percent)")
+      }
+    }
+    let finished = await bar.finished.wait(for: 4)
+    report.check(
+      finished && bar.finished.all == [25, 50, 75, 100],
+      "the handler ran for 25, 50, 75, 100, in post order, though earlier calls took longer")
+    report.check(
+      bar.mostAtOnce == 1 && bar.contexts == ["main actor"],
+      "one call at a time, never overlapping, every one on the main actor")
+    let log = steps.all
+    report.check(
+      (log.firstIndex(of: "posted 100") ?? .max) < (log.firstIndex(of: "done 25") ?? -1),
+      "all four posts returned before the first call had finished")
+    DemoLog.event("post 200 and 300, then cancel at once, before either call starts")
+    Sync.progress.post(200)
+    Sync.progress.post(300)
+    subscription.cancel()
+    try? await Task.sleep(for: .milliseconds(50))
+    report.check(
+      bar.finished.count == 4 && Sync.progress.observerCount == 0,
+      "cancel dropped the two queued posts: no call started after it returned")
   }
 
   @MainActor
@@ -270,5 +358,60 @@ private final class Outbox {
   func markRead(_ message: Int) {
     DemoLog.event("outbox marks message \(message) read")
     delivered.record("read \(message)")
+  }
+}
+
+/// The signed-in user: the event keeps the latest, so screens created later start from it.
+private enum Account {
+  static let state = Event<String>(replay: .latest)
+}
+
+/// Shows the signed-in user; created after the login was posted.
+private final class ProfileScreen {
+  private(set) var title = "signed out"
+  private let shown: Arrivals<String>
+
+  init(shown: Arrivals<String>) {
+    self.shown = shown
+    Account.state.register(self, function: ProfileScreen.show)
+  }
+
+  func show(_ user: String) {
+    DemoLog.event("profile screen shows \(user)")
+    title = user
+    shown.record("\(user) on \(ExecutionContext.current)")
+  }
+}
+
+/// Sync progress, posted from the network queue.
+private enum Sync {
+  static let progress = Event<Int>()
+}
+
+/// A progress bar whose animation suspends: the first steps take longest, so overlapping or
+/// reordered calls would show.
+@MainActor
+private final class AnimatedBar {
+  let finished = Arrivals<Int>()
+  private let steps: Arrivals<String>
+  private var running = 0
+  private(set) var mostAtOnce = 0
+  private(set) var contexts: Set<String> = []
+
+  init(steps: Arrivals<String>) {
+    self.steps = steps
+  }
+
+  func animate(to percent: Int) async {
+    running += 1
+    mostAtOnce = max(mostAtOnce, running)
+    contexts.insert(ExecutionContext.current)
+    DemoLog.event("bar starts animating to \(percent)%")
+    // 42 ms for 25%, down to 5 ms for 100%.
+    try? await Task.sleep(for: .milliseconds((100 - percent) / 2 + 5))
+    DemoLog.event("bar shows \(percent)%")
+    steps.record("done \(percent)")
+    running -= 1
+    finished.record(percent)
   }
 }

@@ -44,6 +44,18 @@ private final class DownloadsScreen {
   func show(_ name: String, _ bytes: Int) { shown.append("\(name), \(bytes) bytes") }
 }
 
+private enum Session {
+  static let user = Event<String>(replay: .latest)
+}
+
+private final class ProfileScreen {
+  private(set) var title = "signed out"
+
+  init() {
+    Session.user.register(self) { screen, user in screen.title = user }
+  }
+}
+
 private final class InboxScreen {
   let receiver = NotificationReceiver(repeats: false)
   private let subscriptions = SubscriptionBag()
@@ -95,6 +107,18 @@ struct ReadmeExamplesTests {
     screen = nil
     Downloads.didFinish.post("late.pdf", 1)
     #expect(log.values == ["report.pdf 1024"], "the closure's token ended with the screen")
+  }
+
+  @Test("EventTyped: a screen created after the login reads it; a once-handler runs once")
+  func replayAndOnce() {
+    let log = Recorder<String>()
+    Session.user.subscribeOnce { user in log.record(user) }
+    Session.user.post("ada")
+    let screen = ProfileScreen()
+    #expect(screen.title == "ada")
+    Session.user.post("grace")
+    #expect(screen.title == "grace")
+    #expect(log.values == ["ada"], "the once-handler ran for the first login only")
   }
 
   @Test("EventConditions: profile, a failed friends request and three messages")

@@ -3,7 +3,7 @@ import Foundation
 /// Every case, in the order of the table.
 func allCases() -> [BenchmarkCase] {
   baselineCases() + foundationCases() + eventsDeliveryCases() + conditionsCases()
-    + queueCases() + churnCases() + contentionCases() + progressCases()
+    + queueCases() + churnCases() + contentionCases() + progressCases() + additionsCases()
 }
 
 struct Options {
