@@ -80,10 +80,9 @@ extension NotificationCenter {
   /// independent, and each delivers once per post.
   ///
   /// ### Threading
-  /// Thread-safe. The handler runs as `delivery` says, with the owner kept alive for the call
-  /// only. It is not `@Sendable`: it runs on the thread `delivery` names, so capture only what
-  /// that thread may use. In Swift 6 a closure written in a `@MainActor` type compiles here with
-  /// its isolation dropped: pass `delivery: .mainActor` for it to run on the main actor. After
+  /// Thread-safe. A handler written in code isolated to an actor (a `@MainActor` screen's) runs
+  /// on that actor whichever thread posts, and `delivery` does not apply; one written in
+  /// nonisolated code runs as `delivery` says. The owner is kept alive for the call only. After
   /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again.
   ///
   /// - Parameters:

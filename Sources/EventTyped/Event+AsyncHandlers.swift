@@ -24,7 +24,7 @@ extension Event {
   /// registration.
   ///
   /// A closure literal with no `await` in it (and not marked `async`) selects the synchronous
-  /// ``subscribe(_:)-((Payload)->Void)`` instead.
+  /// ``subscribe(_:)-2rz2g`` instead.
   ///
   /// - Parameter handler: The closure to run for each post.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.

@@ -37,9 +37,11 @@ import EventCore
 /// asynchronously on `q`, `.mainActor` on the main actor. No handler runs under a lock, so a
 /// handler may register, unregister or post, on this event too.
 ///
-/// A method of a `@MainActor` class registered with `function:` compiles in Swift 6 with its
-/// isolation dropped: it runs on the posting thread unless the event's delivery is
-/// `.mainActor`. Give such events `Event(delivery: .mainActor)`.
+/// A handler written in code isolated to an actor runs on that actor and the delivery does not
+/// apply: in a `@MainActor` class, closures and the class's own methods registered from it run
+/// on the main actor whichever thread posts, inline when the post is made there, otherwise in
+/// post order behind what is queued. Handlers written in nonisolated code run as the delivery
+/// says.
 public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
   public let delivery: Delivery
@@ -62,7 +64,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// static let didLogin = Event<User>(replay: .latest)  // late screens read the current user
   /// ```
   ///
-  /// With a replay, every new registration (``subscribe(_:)-((Payload)->Void)``,
+  /// With a replay, every new registration (``subscribe(_:)-2rz2g``,
   /// ``subscribeOnce(_:)``, the async `subscribe`, every `register` form, each iteration of
   /// ``values``) first receives what the event retains, oldest first, through its own delivery,
   /// then every later post: each payload exactly once, with no gap and no duplicate, even while
@@ -141,7 +143,7 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// Registers an unbound method named through `Self` (`register(self, function: Self.show)`),
   /// the spelling a class body reaches for; the same as
-  /// ``register(_:function:)-(Observer,_)``.
+  /// ``register(_:function:isolation:)-(Observer,_,_)``.
   ///
   /// Inside a class, `self` has the class's type while `Self.show` takes `Self`, and Swift
   /// cannot unify the two for one generic parameter, so this form takes the observer's type
@@ -263,7 +265,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// It runs exactly once, even when many threads post at once, and a post made inside the
   /// handler does not run it again: the registration ends (its token reads `isCancelled`, and
-  /// ``observerCount`` drops) just before the handler runs. Unlike ``subscribe(_:)-((Payload)->Void)``,
+  /// ``observerCount`` drops) just before the handler runs. Unlike ``subscribe(_:)-2rz2g``,
   /// releasing the token does not end it, so you may drop the token; cancel it to call the
   /// handler off before a post arrives. With a replay, it runs with the first payload it
   /// receives: the oldest retained.
@@ -292,7 +294,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// ``unregister(_:)-(T.Type)`` on Apple platforms too, where a class metatype also converts to
   /// `AnyObject`. An `AnyObject` value is accepted as it is.
   ///
-  /// - Parameter observer: An object registered with ``register(_:function:)-(Observer,_)`` or
+  /// - Parameter observer: An object registered with ``register(_:function:isolation:)-(Observer,_,_)`` or
   ///   ``register(_:handler:)``.
   public func unregister<Observer: AnyObject>(_ observer: Observer) {
     list.removeObserver(observer)
@@ -303,7 +305,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// After it returns, the type's function is not invoked again. Thread-safe, and safe from a
   /// handler.
   ///
-  /// - Parameter type: A type registered with ``register(_:function:)-(T.Type,_)``.
+  /// - Parameter type: A type registered with ``register(_:function:)``.
   public func unregister<T>(_ type: T.Type) {
     let key = typeKeys.withLock { $0[ObjectIdentifier(type)] }
     if let key { list.removeObserver(key) }

@@ -6,7 +6,7 @@ import Testing
 // The README's examples, kept here verbatim (inside functions) so that they compile and do
 // what the README says. Change both together.
 
-private final class ThemeScreen {
+@MainActor private final class ThemeScreen {
   var restyles = 0
 
   init(center: NotificationCenter) {
@@ -31,7 +31,7 @@ private enum Downloads {
   static let didFinish = Event<(String, Int)>()
 }
 
-private final class DownloadsScreen {
+@MainActor private final class DownloadsScreen {
   private(set) var shown: [String] = []
   private var subscriptions = Set<Subscription>()
 
@@ -71,6 +71,7 @@ private final class InboxScreen {
 
 @Suite("README examples", .serialized)
 struct ReadmeExamplesTests {
+  @MainActor
   @Test("EventRAII: token-held and owner-bound observers")
   func raii() {
     let center = NotificationCenter()
@@ -97,6 +98,7 @@ struct ReadmeExamplesTests {
     Broadcaster.unregisterAll((any TitleObserver).self)
   }
 
+  @MainActor
   @Test("EventTyped: a method observer and a closure whose token the screen keeps")
   func typed() {
     let log = Recorder<String>()
