@@ -56,3 +56,57 @@ struct Swift5CallShapesTests {
     withExtendedLifetime(asynchronous) {}
   }
 }
+
+private protocol Update: AnyObject {
+  func refresh()
+}
+
+private final class Panel: Update {
+  var refreshes = 0
+  func refresh() { refreshes += 1 }
+  func changed(_ note: Notification) { refreshes += 1 }
+  func changedPlain() { refreshes += 1 }
+}
+
+private enum Metrics {
+  static func count(_ value: String) {}
+}
+
+extension Swift5CallShapesTests {
+  @Test("API.md's classic call shapes compile in Swift 5 mode, with their isolation rules")
+  func classicShapes() async {
+    let center = NotificationCenter()
+    let name = Notification.Name("swift5.classic")
+    let panel = Panel()
+    let tokens = [
+      center.observe(name) { _ in },
+      center.observe(name, object: panel, delivery: .queue(DispatchQueue(label: "q"))) { _ in },
+      center.observe(name, target: panel, action: Panel.changed),
+      center.observe(name, target: panel, action: Panel.changedPlain),
+    ]
+    center.observe(name, owner: panel) { panel, _ in panel.refreshes += 1 }
+    center.post(name: name, object: nil)
+    #expect(panel.refreshes == 3)
+
+    Broadcaster.register(Update.self, observer: panel)
+    Broadcaster.notify(Update.self) { $0.refresh() }
+    #expect(Broadcaster.observerCount(Update.self) >= 1)
+    Broadcaster.unregister(Update.self, observer: panel)
+
+    let event = Event<String>()
+    event.register(Metrics.self, function: Metrics.count)
+    event.register(panel) { panel, _ in panel.refreshes += 1 }
+    event.post("x")
+    #expect(panel.refreshes == 5)
+    event.unregister(Metrics.self)
+    event.unregister(panel)
+    event.unregisterAll()
+
+    let receiver = NotificationReceiver()
+    receiver.add(NotificationConditioner("a"))
+    let verified = receiver.onVerified {}
+    await receiver.verified { receiver.check("a") }
+    #expect(!receiver.isVerified)
+    withExtendedLifetime((tokens, verified)) {}
+  }
+}
