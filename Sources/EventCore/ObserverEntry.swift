@@ -4,8 +4,8 @@
 /// The entry is its own ``Liveness``, which its `Subscription` shares.
 ///
 /// `@unchecked Sendable`: every stored property is immutable after `init` except `index`, which
-/// only the owning `ObserverList` reads and writes, under its `state` mutex, and `list`, which is
-/// written once before the entry is published through that mutex. The handlers are not
+/// only the owning `ObserverList` reads and writes, under its `state` mutex, and `list`, `leave`
+/// and `order`, which are written once before the entry is published through that mutex. The handlers are not
 /// `@Sendable` because the public API accepts plain closures and unbound methods: they run on
 /// the thread their `Delivery` names, as the API documents. `observer` is a weak reference,
 /// whose loads the runtime makes atomic.
@@ -22,6 +22,12 @@
   @usableFromInline package let key: ObjectIdentifier?
   @usableFromInline weak let observer: AnyObject?
   @usableFromInline let handler: Handler
+
+  /// The entry's place in registration order among the entries of several lists that one post
+  /// delivers from together (EventRAII keeps one list per sender beside the list of observers of
+  /// every sender, and merges them by this number). Set before the entry is inserted; 0 for
+  /// entries that only ever share a list.
+  @exclusivity(unchecked) @usableFromInline package var order = 0
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   @exclusivity(unchecked) @usableFromInline var index = -1

@@ -43,13 +43,13 @@ extension NotificationCenter {
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
     _ handler: @escaping @Sendable (Notification) -> Void
   ) -> Subscription {
-    let lease = ChannelRegistry.shared.lease(
-      center: self, name: name, sender: SenderFilter(object))
+    let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
+    // The handler captures the lease, which ends with the entry. The sender filter is applied
+    // before the entry is reached: it is in its sender's group.
     let entry = ObserverEntry<PostedNotification>(delivery: delivery) { posted in
-      guard lease.accepts(posted.notification) else { return }
-      handler(posted.notification)
+      withExtendedLifetime(lease) { handler(posted.notification) }
     }
-    return lease.channel.observers.subscribe(entry, endsWithToken: true)
+    return lease.subscribe(entry)
   }
 
   /// Observes notifications for as long as `owner` lives, handing the owner to the handler.
@@ -191,14 +191,12 @@ extension NotificationCenter {
     _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
     _ handler: @escaping (Observer, Notification) -> Void
   ) -> Subscription {
-    let lease = ChannelRegistry.shared.lease(
-      center: self, name: name, sender: SenderFilter(object))
+    let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     let entry = ObserverEntry<PostedNotification>(
       observer: observer, keyed: false, delivery: delivery
     ) { observer, posted in
-      guard lease.accepts(posted.notification) else { return }
-      handler(observer, posted.notification)
+      withExtendedLifetime(lease) { handler(observer, posted.notification) }
     }
-    return lease.channel.observers.subscribe(entry, endsWithToken: true)
+    return lease.subscribe(entry)
   }
 }

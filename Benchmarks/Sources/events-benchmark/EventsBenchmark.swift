@@ -2,7 +2,8 @@ import Foundation
 
 /// Every case, in the order of the table.
 func allCases() -> [BenchmarkCase] {
-  baselineCases() + foundationCases() + eventsDeliveryCases() + conditionsCases()
+  baselineCases() + foundationCases() + eventsDeliveryCases() + foundationSenderCases()
+    + raiiSenderCases() + conditionsCases()
     + queueCases() + churnCases() + contentionCases() + progressCases()
 }
 

@@ -92,6 +92,30 @@ func eventsDeliveryCases() -> [BenchmarkCase] {
   }
 }
 
+/// EventRAII's `object:` filter with 1,000 observers, each of a different sender; one post from
+/// one of them.
+func raiiSenderCases() -> [BenchmarkCase] {
+  let senders = 1000
+  return [
+    BenchmarkCase(
+      "raii.others", observers: senders, perObserver: false,
+      title: "EventRAII: 1,000 observers each filtered by a different sender, one post",
+      comparisons: Comparisons(foundation: "nc.others"),
+      body: .loop {
+        let center = NotificationCenter()
+        let objects = (0..<senders).map { _ in NSObject() }
+        let tokens = objects.map { sender in
+          center.observe(benchName, object: sender) { _ in bench_consume(1) }
+        }
+        let sender = objects[senders / 2]
+        return Loop { iterations in
+          for _ in 0..<iterations { center.post(name: benchName, object: sender) }
+          withExtendedLifetime((tokens, objects)) {}
+        }
+      })
+  ]
+}
+
 /// One registration and its end, with 1,000 others registered on the same channel.
 func churnCases() -> [BenchmarkCase] {
   let others = 1000
