@@ -1,10 +1,14 @@
+public import Synchronization
+
 /// The ordered, thread-safe list of registrations that every Events module delivers through.
 ///
 /// It implements the guarantees that hold in every module once:
 /// - Registration order: entries are delivered in the order they were inserted; re-inserting a
 ///   keyed observer moves it to the end.
 /// - Snapshot delivery: a post iterates the entries present when it started. The snapshot is
-///   cached, so a post that follows no change allocates nothing.
+///   cached and published through an atomic pointer, so a post that follows no change takes no
+///   lock and allocates nothing: registering and cancelling never wait behind a stream of posts
+///   (see ``snapshot()``).
 /// - Cancel means cancelled: each entry's liveness is checked immediately before its handler
 ///   runs, so an entry cancelled mid-post, or with a delivery queued, is skipped.
 /// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count,
@@ -21,13 +25,23 @@
 @usableFromInline package final class ObserverList<Payload>: Sendable {
   @usableFromInline package typealias Entry = ObserverEntry<Payload>
 
+  /// An immutable list of entries, as published to posts.
+  @usableFromInline final class Snapshot: Sendable {
+    @usableFromInline let entries: ContiguousArray<Entry>
+
+    @usableFromInline init(_ entries: ContiguousArray<Entry>) {
+      self.entries = entries
+    }
+  }
+
   @usableFromInline struct State: Sendable {
     /// Entries in registration order; `nil` marks a removed entry until the next compaction.
     @usableFromInline var slots: ContiguousArray<Entry?> = []
     @usableFromInline var liveCount = 0
     @usableFromInline var byKey: [ObjectIdentifier: Entry] = [:]
-    /// The live entries, rebuilt on the first post after a change.
-    @usableFromInline var snapshot: ContiguousArray<Entry>? = []
+    /// Snapshots taken down from ``published`` while a post may have been about to retain their
+    /// entries; released once no post is between its load and its retain (``readers`` is 0).
+    @usableFromInline var retired: [Snapshot] = []
     /// Inserts since the last purge; an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge = 0
 
@@ -37,18 +51,35 @@
   /// What a mutation drops, handed out of the lock so that the entries (their handlers, and
   /// what those captured) are released after it.
   @usableFromInline struct Released: Sendable {
-    @usableFromInline var snapshot: ContiguousArray<Entry>?
+    @usableFromInline var snapshots: [Snapshot] = []
     @usableFromInline var entries: [Entry] = []
 
-    @usableFromInline init(snapshot: ContiguousArray<Entry>? = nil, entries: [Entry] = []) {
-      self.snapshot = snapshot
+    @usableFromInline init(entries: [Entry] = []) {
       self.entries = entries
     }
   }
 
   @usableFromInline let state = Lock(State())
 
+  /// The current snapshot, retained once by the list (the bit pattern of an
+  /// `Unmanaged<Snapshot>`'s pointer; a pointer is not `Sendable`), or 0 after a change, until
+  /// the next post rebuilds it. Written only under the lock; read by posts without it.
+  @usableFromInline let published = Atomic<UInt>(0)
+  /// Posts between loading ``published`` and retaining its entries. A snapshot taken down while
+  /// this is not 0 is kept in `State.retired` instead of released.
+  @usableFromInline let readers = Atomic<Int>(0)
+  /// Whether `State.retired` holds snapshots, read by each post that leaves ``readers`` at 0 so
+  /// that the last post still reading releases them: a retired snapshot (its entries, and what
+  /// their handlers captured) lives no longer than the posts that could read it.
+  @usableFromInline let hasRetired = Atomic<Bool>(false)
+
   @usableFromInline package init() {}
+
+  deinit {
+    if let current = Self.snapshot(at: published.load(ordering: .acquiring)) {
+      current.release()
+    }
+  }
 
   /// Registers `entry`, replacing the keyed entry of the same observer, if any.
   ///
@@ -58,7 +89,7 @@
   @inlinable
   package func insert(_ entry: Entry) {
     let (released, purgeDue) = state.withLock { state -> (Released, Bool) in
-      var released = Released(snapshot: state.snapshot)
+      var released = Released()
       if let key = entry.key, let previous = state.byKey[key] {
         Self.remove(previous, from: &state)
         released.entries.append(previous)
@@ -67,7 +98,7 @@
       state.slots.append(entry)
       state.liveCount += 1
       if let key = entry.key { state.byKey[key] = entry }
-      state.snapshot = nil
+      unpublish(&state, into: &released)
       state.insertsSincePurge += 1
       let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
       if purgeDue { state.insertsSincePurge = 0 }
@@ -98,9 +129,10 @@
   package func remove(_ entry: Entry) {
     let released = state.withLock { state -> Released? in
       guard Self.contains(entry, in: state) else { return nil }
-      defer { state.snapshot = nil }
+      var released = Released()
       Self.remove(entry, from: &state)
-      return Released(snapshot: state.snapshot)
+      unpublish(&state, into: &released)
+      return released
     }
     _ = released
   }
@@ -112,9 +144,10 @@
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
       guard let entry = state.byKey[ObjectIdentifier(observer)] else { return Released() }
-      defer { state.snapshot = nil }
+      var released = Released(entries: [entry])
       Self.remove(entry, from: &state)
-      return Released(snapshot: state.snapshot, entries: [entry])
+      unpublish(&state, into: &released)
+      return released
     }
     _ = released
   }
@@ -124,8 +157,11 @@
     let released = state.withLock { state -> Released in
       let entries = state.slots.compactMap { $0 }
       for entry in entries { entry.liveness.cancel() }
-      let released = Released(snapshot: state.snapshot, entries: entries)
+      var released = Released(entries: entries)
+      unpublish(&state, into: &released)
+      let retired = state.retired
       state = State()
+      state.retired = retired
       return released
     }
     _ = released
@@ -144,17 +180,93 @@
 
   /// The entries registered now, in registration order.
   ///
-  /// Costs no allocation unless the list changed since the last call.
+  /// Takes no lock and allocates nothing unless the list changed since the last call: it reads
+  /// the published snapshot through an atomic pointer, so posts never hold the lock that
+  /// registrations and cancellations take, and those never wait behind a stream of posts.
+  ///
+  /// Why reading it without the lock is safe: a post counts itself in ``readers`` before it
+  /// loads ``published`` and until it has retained the snapshot's entries. A writer replaces
+  /// the pointer first, then reads ``readers``, all four operations sequentially consistent: if
+  /// it reads 0, every post that could still load the old pointer has retained what it needs
+  /// (its decrement, a release, precedes the writer's read), and every later post loads the new
+  /// pointer, so the old snapshot may be released; otherwise it is kept in `State.retired`.
+  /// The writer sets ``hasRetired`` before reading ``readers``, and a post that brings
+  /// ``readers`` to 0 reads ``hasRetired`` after: one of the two sees the other, so the retired
+  /// snapshots are released by the writer or by that post, under the lock.
   @inlinable
   package func snapshot() -> ContiguousArray<Entry> {
-    state.withLock { state in
-      if let snapshot = state.snapshot { return snapshot }
-      var snapshot = ContiguousArray<Entry>()
-      snapshot.reserveCapacity(state.liveCount)
-      for case let entry? in state.slots { snapshot.append(entry) }
-      state.snapshot = snapshot
-      return snapshot
+    readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    let current = Self.snapshot(at: published.load(ordering: .sequentiallyConsistent)).map {
+      $0._withUnsafeGuaranteedRef { $0.entries }
     }
+    if readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+      hasRetired.load(ordering: .sequentiallyConsistent)
+    {
+      releaseRetired()
+    }
+    return current ?? rebuildSnapshot()
+  }
+
+  /// Releases the retired snapshots, if no post is reading any more, after the lock.
+  @inlinable
+  func releaseRetired() {
+    let released = state.withLock { state -> Released in
+      var released = Released()
+      collectRetired(&state, into: &released)
+      return released
+    }
+    _ = released
+  }
+
+  /// Builds and publishes the snapshot, under the lock, after a change took it down.
+  @inlinable
+  func rebuildSnapshot() -> ContiguousArray<Entry> {
+    let (entries, released) = state.withLock { state -> (ContiguousArray<Entry>, Released) in
+      var released = Released()
+      collectRetired(&state, into: &released)
+      // Writers take the pointer down only under the lock, so this snapshot stays published,
+      // with the list's retain, while the lock is held.
+      if let current = Self.snapshot(at: published.load(ordering: .sequentiallyConsistent)) {
+        return (current.takeUnretainedValue().entries, released)
+      }
+      var entries = ContiguousArray<Entry>()
+      entries.reserveCapacity(state.liveCount)
+      for case let entry? in state.slots { entries.append(entry) }
+      let snapshot = Unmanaged.passRetained(Snapshot(entries))
+      published.store(
+        UInt(bitPattern: snapshot.toOpaque()), ordering: .sequentiallyConsistent)
+      return (entries, released)
+    }
+    _ = released
+    return entries
+  }
+
+  /// Takes the published snapshot down after a change, under the lock, retiring it, and
+  /// releases the retired snapshots that no post can be about to read.
+  @inlinable
+  func unpublish(_ state: inout State, into released: inout Released) {
+    if let old = Self.snapshot(at: published.exchange(0, ordering: .sequentiallyConsistent)) {
+      state.retired.append(old.takeRetainedValue())
+      hasRetired.store(true, ordering: .sequentiallyConsistent)
+    }
+    collectRetired(&state, into: &released)
+  }
+
+  /// The snapshot whose pointer's bit pattern is `bits`, `nil` for 0.
+  @inlinable
+  static func snapshot(at bits: UInt) -> Unmanaged<Snapshot>? {
+    UnsafeRawPointer(bitPattern: bits).map { Unmanaged<Snapshot>.fromOpaque($0) }
+  }
+
+  /// Moves the retired snapshots to `released` if no post is between loading ``published`` and
+  /// retaining its entries: those that load it from now on get the current pointer.
+  @inlinable
+  func collectRetired(_ state: inout State, into released: inout Released) {
+    guard !state.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 else {
+      return
+    }
+    swap(&state.retired, &released.snapshots)
+    hasRetired.store(false, ordering: .sequentiallyConsistent)
   }
 
   /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
@@ -183,12 +295,12 @@
     let dead = entries.filter { !$0.isAlive }
     guard !dead.isEmpty else { return }
     let released = state.withLock { state -> Released in
-      var released = Released(snapshot: state.snapshot)
+      var released = Released()
       for entry in dead where Self.contains(entry, in: state) {
         Self.remove(entry, from: &state)
         released.entries.append(entry)
       }
-      if !released.entries.isEmpty { state.snapshot = nil }
+      if !released.entries.isEmpty { unpublish(&state, into: &released) }
       return released
     }
     _ = released
@@ -201,7 +313,7 @@
   }
 
   /// Removes a registered entry, cancels it, and compacts the slots when removed entries
-  /// outnumber live ones. The caller invalidates the snapshot.
+  /// outnumber live ones. The caller takes the snapshot down (`unpublish`).
   @inlinable
   static func remove(_ entry: Entry, from state: inout State) {
     entry.liveness.cancel()
