@@ -96,7 +96,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
-  @inlinable
+  @inlinable @inline(__always)
   @discardableResult
   public func register<Observer: AnyObject, each Element>(
     _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void
