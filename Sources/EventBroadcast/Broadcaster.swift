@@ -49,6 +49,8 @@ public final class Broadcaster: Sendable {
   /// of the list under the key of `P` holds an observer registered as a `P` (see `register`).
   /// Channels are never removed, so each lives as long as the broadcaster.
   let channels = Lock<[ObjectIdentifier: Channel]>([:])
+  /// The channels of `channels`, for `notify` to find without taking its lock.
+  let index = ChannelIndex()
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///
@@ -213,6 +215,7 @@ extension Broadcaster {
       if let existing = channels[key] { return existing }
       let created = Channel()
       channels[key] = created
+      index.insert(created, for: key, all: channels)
       return created
     }
   }
@@ -223,10 +226,10 @@ extension Broadcaster {
     channels.withLock { $0[key] }
   }
 
-  /// ``existingChannel(for:)`` without a retain, valid while the broadcaster lives: channels are
-  /// never removed.
+  /// ``existingChannel(for:)`` without a retain and without the lock, valid while the
+  /// broadcaster lives: channels are never removed.
   @usableFromInline func unretainedChannel(for key: ObjectIdentifier) -> Unmanaged<Channel>? {
-    channels.withLock { channels in channels[key].map { Unmanaged.passUnretained($0) } }
+    index.channel(for: key)
   }
 
   /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
