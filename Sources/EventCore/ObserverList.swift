@@ -53,9 +53,13 @@ public import Synchronization
   @usableFromInline struct Released: Sendable {
     @usableFromInline var snapshots: [Snapshot] = []
     @usableFromInline var entries: [Entry] = []
+    /// One entry, without the allocation of an array: an unregistration or a replacement drops
+    /// one.
+    @usableFromInline var entry: Entry?
 
-    @usableFromInline init(entries: [Entry] = []) {
+    @usableFromInline init(entries: [Entry] = [], entry: Entry? = nil) {
       self.entries = entries
+      self.entry = entry
     }
   }
 
@@ -92,7 +96,7 @@ public import Synchronization
       var released = Released()
       if let key = entry.key, let previous = state.byKey[key] {
         Self.remove(previous, from: &state)
-        released.entries.append(previous)
+        released.entry = previous
       }
       entry.index = state.slots.count
       state.slots.append(entry)
@@ -144,7 +148,7 @@ public import Synchronization
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
       guard let entry = state.byKey[ObjectIdentifier(observer)] else { return Released() }
-      var released = Released(entries: [entry])
+      var released = Released(entry: entry)
       Self.remove(entry, from: &state)
       unpublish(&state, into: &released)
       return released
