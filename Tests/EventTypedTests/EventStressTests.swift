@@ -43,17 +43,21 @@ struct EventStressTests {
   func cancelIsFinal() {
     let event = Event<Int>()
     let lateCalls = Counter()
+    // Cancels returned so far. Each post carries the count it read before it began, so a
+    // payload at or past a subscription's own number is a post that began after its cancel
+    // returned (a post that began earlier may still reach it: cancel does not wait).
+    let cancelsReturned = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<500 {
-        let cancelled = Atomic<Bool>(false)
-        let token = event.subscribe { value in
-          // A post that started after cancel() returned passes value 1.
-          if value == 1 && cancelled.load(ordering: .acquiring) { lateCalls.increment() }
+        let cancelledAt = Atomic<Int>(.max)
+        let token = event.subscribe { begunAt in
+          if begunAt >= cancelledAt.load(ordering: .acquiring) { lateCalls.increment() }
         }
-        event.post(0)
+        event.post(cancelsReturned.load(ordering: .acquiring))
         token.cancel()
-        cancelled.store(true, ordering: .releasing)
-        event.post(1)
+        let number = cancelsReturned.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        cancelledAt.store(number, ordering: .releasing)
+        event.post(number)
       }
     }
     #expect(lateCalls.count == 0)
