@@ -38,7 +38,8 @@ extension NotificationCenter {
   ///   - handler: The closure to call with each matching notification.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   /// - Complexity: Amortised O(1) to register; a post costs O(*n*) in the observers of its
-  ///   name.
+  ///   name that it reaches: those without a sender filter and those of its sender. Observers of
+  ///   other senders cost it nothing.
   public func observe(
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
     _ handler: @escaping @Sendable (Notification) -> Void
