@@ -33,6 +33,7 @@ pages=(
   "documentation/|Events"
   "documentation/events/|Events"
   "documentation/events/gettingstarted/|Getting started"
+  "documentation/events/performance/|Performance"
   "documentation/eventcore/|EventCore"
   "documentation/eventcore/subscription/|Subscription"
   "documentation/eventraii/|EventRAII"
@@ -132,13 +133,33 @@ done
 
 if [[ -n $screenshots ]]; then
   mkdir -p "$screenshots"
-  for shot in "documentation/|front-page" "documentation/eventcore/subscription/|subscription"; do
-    timeout 90 "$chromium" "${browser_options[@]}" \
-      --screenshot="$screenshots/${shot#*|}.png" "$base/${shot%%|*}" >/dev/null 2>&1 ||
-      fail "could not take a screenshot of /${shot%%|*}"
-    echo "saved $screenshots/${shot#*|}.png"
+  # Path | file name | window size: the Performance article is tall, for its charts.
+  for shot in "documentation/|front-page|1280,900" \
+    "documentation/eventcore/subscription/|subscription|1280,900" \
+    "documentation/events/performance/|performance|1280,3000"; do
+    IFS='|' read -r path name size <<<"$shot"
+    timeout 90 "$chromium" "${browser_options[@]}" --window-size="$size" \
+      --screenshot="$screenshots/$name.png" "$base/$path" >/dev/null 2>&1 ||
+      fail "could not take a screenshot of /$path"
+    echo "saved $screenshots/$name.png"
   done
 fi
 
-((failures == 0)) || fail "$failures of ${#pages[@]} pages did not render their titles"
+# The Performance article's charts are SVG resources of the catalog: the rendered page must
+# show both, and the site must serve them.
+performance_dom="$(timeout 90 "$chromium" "${browser_options[@]}" --dump-dom \
+  "$base/documentation/events/performance/" 2>/dev/null || true)"
+for chart in delivery.svg churn.svg; do
+  source="$(grep -o "src=\"[^\"]*$chart\"" <<<"$performance_dom" | head -n 1 | cut -d'"' -f2)"
+  if [[ -n $source ]] &&
+    python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=5)" \
+      "$base$source" 2>/dev/null; then
+    echo "ok    /documentation/events/performance/ shows $chart ($source)"
+  else
+    echo "FAIL  /documentation/events/performance/ does not show $chart" >&2
+    failures=$((failures + 1))
+  fi
+done
+
+((failures == 0)) || fail "$failures checks of ${#pages[@]} pages and the charts failed"
 echo "All ${#pages[@]} pages render their titles ($((SECONDS - check_start))s)."

@@ -47,7 +47,10 @@ public final class Broadcaster: Sendable {
 
   /// One observer list per protocol, keyed by the identity of the protocol type `P`. Every entry
   /// of the list under the key of `P` holds an observer registered as a `P` (see `register`).
+  /// Channels are never removed, so each lives as long as the broadcaster.
   let channels = Lock<[ObjectIdentifier: Channel]>([:])
+  /// The channels of `channels`, for `notify` to find without taking its lock.
+  let index = ChannelIndex()
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///
@@ -154,24 +157,30 @@ public final class Broadcaster: Sendable {
   ///   since the previous notification of `protocolType`.
   @inlinable
   public func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
-    // Inlinable so that the client specializes it for its `P`: taking the observer out of the
-    // slot and handing it to `body` are then plain moves and calls.
-    guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
-    // Each live entry puts its observer, retained, in `slot`'s storage, and `body` is called
-    // from here, right after the entry's liveness check, as one invocation. Handing
-    // `body` to the list as a payload would need `withoutActuallyEscaping`, whose thunk costs a
-    // heap allocation per notification.
-    withUnsafeTemporaryAllocation(of: P.self, capacity: 1) { storage in
-      var slot = ObserverSlot(storage: UnsafeMutableRawPointer(storage.baseAddress!))
-      withUnsafeMutablePointer(to: &slot) { slot in
-        channel.forEachEntry { entry in
-          entry.invoke(slot) {
-            // Safe: the channel of `P` holds only observers registered as a `P`. The only
-            // strong reference we take, released before the next observer is called.
-            if let observer = slot.pointee.take(as: P.self) { body(observer) }
-          }
-        }
+    // Inlinable so that the client specializes it for its `P`. Each entry is called here, not
+    // through its handler: its liveness is checked, its observer loaded strong (the one retain
+    // per observer), and the `P` it was registered as lent to `body` while that reference holds
+    // it; returning `false` for a dead entry has the list purge it.
+    guard let channel = unretainedChannel(for: ObjectIdentifier(P.self)) else { return }
+    // Safe without a retain: a channel stays in `channels` as long as the broadcaster, which
+    // the caller holds for the call. (Retaining it is slow: its entries' weak references to it
+    // give it a side table, which moves its reference counting off the fast path.)
+    channel._withUnsafeGuaranteedRef { channel in
+      Self.notify(channel, as: P.self, body)
+    }
+  }
+
+  /// Calls `body` with each live observer of `channel`, registered as a `P`.
+  @inlinable
+  static func notify<P>(_ channel: Channel, as _: P.Type, _ body: (P) -> Void) {
+    channel.forEachEntry { entry in
+      guard entry.liveness.isLive, let alive = entry.observer else { return false }
+      // Safe: every entry of the channel of `P` carries the observer registered as a `P`, and
+      // the entry, which the list's snapshot holds, keeps it alive without a retain here.
+      entry.unretainedAttachment.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+        unsafeDowncast($0, to: UnretainedObserver.self).withObserver(alive, as: P.self, body)
       }
+      return true
     }
   }
 
@@ -190,11 +199,10 @@ public final class Broadcaster: Sendable {
 
 /// The registrations of one protocol.
 ///
-/// A notification passes each entry a pointer to its own ``ObserverSlot``, where the entry
-/// stores its observer if it is still live. The pointer is not `Sendable`, so the list's
-/// asynchronous `post` cannot be used with it by mistake. The list is not generic over the
+/// `notify` calls each observer itself, so the entries' handlers never run and their payload
+/// type is `Never`: no post can be made through the list. The list is not generic over the
 /// protocol, so its code is specialized once, in this module, for every protocol.
-@usableFromInline typealias Channel = ObserverList<UnsafeMutablePointer<ObserverSlot>>
+@usableFromInline typealias Channel = ObserverList<Never>
 
 extension Broadcaster {
   /// The channel of `P`, created on first use.
@@ -207,14 +215,21 @@ extension Broadcaster {
       if let existing = channels[key] { return existing }
       let created = Channel()
       channels[key] = created
+      index.insert(created, for: key, all: channels)
       return created
     }
   }
 
   /// The channel of the type whose identity is `key`, if anything was ever registered for it:
   /// notifying, counting and unregistering create no channel.
-  @usableFromInline func existingChannel(for key: ObjectIdentifier) -> Channel? {
+  func existingChannel(for key: ObjectIdentifier) -> Channel? {
     channels.withLock { $0[key] }
+  }
+
+  /// ``existingChannel(for:)`` without a retain and without the lock, valid while the
+  /// broadcaster lives: channels are never removed.
+  @usableFromInline func unretainedChannel(for key: ObjectIdentifier) -> Unmanaged<Channel>? {
+    index.channel(for: key)
   }
 
   /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
@@ -223,21 +238,19 @@ extension Broadcaster {
     type(of: observer as Any) is AnyClass ? observer as AnyObject : nil
   }
 
-  /// A registration that holds `object` weakly, one per observer, and hands it over to each
-  /// notification as the `P` it was registered as.
-  ///
-  /// `unretained` holds the bytes of that `P` without its reference; the handler copies them
-  /// into the notification's slot, retained, only while the entry's weak load holds `object`
-  /// alive: no dynamic cast per delivery, and the observer stays weak.
+  /// A registration that holds `object` weakly, one per observer, and carries `unretained`, the
+  /// observer as the `P` it was registered as, for `notify` to hand over.
   ///
   /// Generic over `Observer` only because the Swift 6.3.1 compiler crashes (SILGen, emitting the
   /// closure's reabstraction thunk) when `ObserverEntry.init`'s `Observer` is `AnyObject` itself.
   private static func entry<Observer: AnyObject>(
     for object: Observer, unretained: UnretainedObserver
-  ) -> ObserverEntry<UnsafeMutablePointer<ObserverSlot>> {
-    ObserverEntry(observer: object, keyed: true, delivery: .synchronous) { alive, slot in
-      // `alive` is the strong reference the entry's weak load returned, held for this call.
-      unretained.copy(retaining: alive, into: slot)
+  ) -> ObserverEntry<Never> {
+    // The handler never runs: `notify` calls the observer through `attachment`.
+    let entry = ObserverEntry<Never>(observer: object, keyed: true, delivery: .synchronous) {
+      _, _ in
     }
+    entry.attachment = unretained
+    return entry
   }
 }

@@ -4,9 +4,9 @@
 /// A ``Broadcaster`` holds its observers weakly but hands them to `notify` as `P`. Rebuilding a
 /// `P` from the weakly held object with `object as! P` costs a conformance lookup per observer
 /// per notification; instead the registration keeps the `P` it was given, minus the reference
-/// count, and a notification copies it out once the entry's weak load has proved the object
-/// alive, adding the retain itself. None of this is generic, so no notification looks up
-/// metadata, whether or not the client specialized `notify`.
+/// count, and a notification lends a copy of it to `body` while the strong reference from the
+/// entry's weak load keeps the object alive: one retain and one release per observer, those of
+/// the weak load, and no metadata lookup.
 ///
 /// Why this is sound:
 /// - ``make(_:of:)`` accepts only a `P` whose value is a class instance, `object` (the
@@ -18,14 +18,17 @@
 /// - The bytes are copied without a retain and never destroyed: `ManagedBuffer` does not
 ///   deinitialize its elements, and this class adds no `deinit`. So the copy owns nothing, and
 ///   the registration stays weak.
-/// - ``copy(retaining:into:)`` copies the bytes out and retains `object` once, through the
-///   strong reference `alive` that the entry's weak load returned: the result is a `P` that
-///   owns exactly the one strong reference its bytes contain, as a copy of the original `P`
-///   would. Retaining is valid because `alive` keeps the object alive for the call, and a weak
-///   load succeeds only while the very object registered lives (a weak reference never
-///   resolves to a later object at the same address), so `alive` is `object`.
-/// - The bytes are written once, before the entry that captures them is published through the
-///   observer list's lock, and only read after that, from any thread.
+/// - ``withObserver(_:as:_:)`` copies the bytes to the stack and moves them into a `P` that
+///   claims the one reference they contain, but was never retained. It lends that `P` to `body`
+///   (a borrow: `body` retains it if it keeps it), then moves it back into the stack copy, which
+///   is abandoned without a destroy: the claimed reference is never released either, so the
+///   object's count is untouched. The object outlives the call because the caller holds `alive`,
+///   the strong reference its weak load returned; a weak load succeeds only while the very
+///   object registered lives (a weak reference never resolves to a later object at the same
+///   address), so `alive` is `object`.
+/// - The bytes are written once, before the entry that holds them is published through the
+///   observer list's lock, and only read after that, from any thread; each notification works on
+///   its own stack copy, so concurrent notifications never write shared memory.
 @usableFromInline final class UnretainedObserver: ManagedBuffer<Int, UInt8> {
   /// Copies `observer`, which is `object` as a `P`, without retaining it.
   ///
@@ -47,28 +50,33 @@
     return buffer
   }
 
-  /// Copies the observer into `slot`, retained, and marks the slot filled.
+  /// Calls `body` with the observer as the `P` it was registered as, borrowed.
   ///
   /// - Parameters:
-  ///   - alive: A strong reference to the observer, held by the caller for the call.
-  ///   - slot: An empty slot whose storage has room for the registered `P`.
-  func copy(retaining alive: AnyObject, into slot: UnsafeMutablePointer<ObserverSlot>) {
-    assert(!slot.pointee.isFilled, "a slot's observer must be taken before the next one")
-    withUnsafeMutablePointers { size, bytes in
-      slot.pointee.storage.copyMemory(from: bytes, byteCount: size.pointee)
+  ///   - alive: A strong reference to the observer. A parameter, so the caller holds it until
+  ///     the call returns.
+  ///   - type: The type the observer was registered as.
+  ///   - body: Called once with the observer.
+  /// - Precondition: `P` is the type the observer was registered as.
+  @inlinable
+  func withObserver<P>(_ alive: AnyObject, as type: P.Type, _ body: (P) -> Void) {
+    withUnsafeTemporaryAllocation(of: P.self, capacity: 1) { storage in
+      let copy = storage.baseAddress.unsafelyUnwrapped
+      withUnsafeMutablePointers { size, bytes in
+        UnsafeMutableRawPointer(copy).copyMemory(from: bytes, byteCount: size.pointee)
+      }
+      // A `P` claiming a reference that was never retained (see the type's proof): lent to
+      // `body`, then moved back and abandoned, never released.
+      let observer = copy.move()
+      body(observer)
+      copy.initialize(to: consume observer)
     }
-    // The copy's one reference to the object, which the notification's `take` takes over.
-    _ = Unmanaged.passUnretained(alive).retain()
-    slot.pointee.isFilled = true
   }
 
   /// Whether a notification's copy of the observer is `object`, with balanced retains.
   private func rebuildsObserver<P>(_ object: AnyObject, as _: P.Type) -> Bool {
-    withUnsafeTemporaryAllocation(of: P.self, capacity: 1) { storage in
-      var slot = ObserverSlot(storage: UnsafeMutableRawPointer(storage.baseAddress!))
-      copy(retaining: object, into: &slot)
-      guard let observer = slot.take(as: P.self) else { return false }
-      return (observer as AnyObject) === object
-    }
+    var same = false
+    withObserver(object, as: P.self) { observer in same = (observer as AnyObject) === object }
+    return same
   }
 }

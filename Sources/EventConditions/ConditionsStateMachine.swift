@@ -57,6 +57,12 @@ struct ConditionsStateMachine: Sendable {
   }
 
   private(set) var conditioners: [String: Conditioner] = [:]
+  /// The name of the last arrival and its index in `conditioners`, so that arrivals of one name
+  /// in a row (a name checked over and over) hash it once: hashing a `String` and finding its
+  /// bucket costs about 200 instructions (callgrind), comparing two equal small strings a few.
+  /// The index stays valid while no key is added or removed: every write to `conditioners` by
+  /// key clears it (see `forgetLastArrival`); updates of values in place keep it.
+  private var lastArrival: (name: String, index: [String: Conditioner].Index)?
   private(set) var repeats: Bool
   var isEnabled = true
   private var verified = false
@@ -91,6 +97,7 @@ struct ConditionsStateMachine: Sendable {
     version: UInt64 = 0
   ) -> Bool {
     guard conditioners[name] == nil else { return false }
+    forgetLastArrival()
     conditioners[name] = Conditioner(
       minCount: minCount, ignorable: ignorable, source: source, count: count, version: version)
     normalize()
@@ -99,6 +106,7 @@ struct ConditionsStateMachine: Sendable {
 
   /// Removes a conditioner, if present. Does not evaluate.
   mutating func remove(_ name: String) {
+    forgetLastArrival()
     conditioners[name] = nil
     normalize()
   }
@@ -118,8 +126,15 @@ struct ConditionsStateMachine: Sendable {
   /// evaluates. A shared or unknown name consumes nothing and only evaluates.
   mutating func arrive(_ name: String) -> Evaluation {
     guard isEnabled else { return .none }
-    // One hash lookup, then an in-place update of the value.
-    if let index = conditioners.index(forKey: name), conditioners.values[index].source == .local {
+    // At most one hash lookup, then an in-place update of the value.
+    let index: [String: Conditioner].Index?
+    if let last = lastArrival, last.name == name {
+      index = last.index
+    } else {
+      index = conditioners.index(forKey: name)
+      lastArrival = index.map { (name, $0) }
+    }
+    if let index, conditioners.values[index].source == .local {
       let conditioner = conditioners.values[index]
       conditioners.values[index].count = min(conditioner.count + 1, conditioner.minCount)
     }
@@ -145,6 +160,7 @@ struct ConditionsStateMachine: Sendable {
       return false
     }
     conditioner.isIgnored = true
+    forgetLastArrival()
     conditioners[name] = conditioner
     return true
   }
@@ -166,6 +182,7 @@ struct ConditionsStateMachine: Sendable {
     else { return false }
     conditioner.count = count
     conditioner.version = version
+    forgetLastArrival()
     conditioners[name] = conditioner
     guard isEnabled else {
       normalize()
@@ -214,6 +231,11 @@ struct ConditionsStateMachine: Sendable {
   }
 
   /// Keeps "repeating and verified implies satisfied" after a change that may unmeet the set.
+  /// Drops the cached index of the last arrival, before a write to `conditioners` by key.
+  private mutating func forgetLastArrival() {
+    lastArrival = nil
+  }
+
   private mutating func normalize() {
     if repeats && verified && !isSatisfied { verified = false }
   }

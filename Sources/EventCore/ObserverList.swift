@@ -6,7 +6,9 @@ public import Synchronization
 /// - Registration order: entries are delivered in the order they were inserted; re-inserting a
 ///   keyed observer moves it to the end.
 /// - Snapshot delivery: a post iterates the entries present when it started. The snapshot is
-///   cached, so a post that follows no change allocates nothing.
+///   cached and published through an atomic pointer, so a post that follows no change takes no
+///   lock and allocates nothing: registering and cancelling never wait behind a stream of posts
+///   (see ``snapshot()``).
 /// - Cancel means cancelled: each entry's liveness is checked immediately before its handler
 ///   runs, so an entry cancelled mid-post, or with a delivery queued, is skipped.
 /// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count,
@@ -23,13 +25,23 @@ public import Synchronization
 @usableFromInline package final class ObserverList<Payload>: Sendable {
   @usableFromInline package typealias Entry = ObserverEntry<Payload>
 
+  /// An immutable list of entries, as published to posts.
+  @usableFromInline final class Snapshot: Sendable {
+    @usableFromInline let entries: ContiguousArray<Entry>
+
+    @usableFromInline init(_ entries: ContiguousArray<Entry>) {
+      self.entries = entries
+    }
+  }
+
   @usableFromInline struct State {
     /// Entries in registration order; `nil` marks a removed entry until the next compaction.
     @usableFromInline var slots: ContiguousArray<Entry?> = []
     @usableFromInline var liveCount = 0
     @usableFromInline var byKey: [ObjectIdentifier: Entry] = [:]
-    /// The live entries, rebuilt on the first post after a change.
-    @usableFromInline var snapshot: ContiguousArray<Entry>? = []
+    /// Snapshots taken down from ``published`` while a post may have been about to retain their
+    /// entries; released once no post is between its load and its retain (``readers`` is 0).
+    @usableFromInline var retired: [Snapshot] = []
     /// Inserts since the last purge; an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge = 0
     /// What the list keeps for later registrations (an `Event`'s replay).
@@ -43,12 +55,15 @@ public import Synchronization
   /// What a mutation drops, handed out of the lock so that the entries (their handlers, and
   /// what those captured) are released after it.
   @usableFromInline struct Released: Sendable {
-    @usableFromInline var snapshot: ContiguousArray<Entry>?
+    @usableFromInline var snapshots: [Snapshot] = []
     @usableFromInline var entries: [Entry] = []
+    /// One entry, without the allocation of an array: an unregistration or a replacement drops
+    /// one.
+    @usableFromInline var entry: Entry?
 
-    @usableFromInline init(snapshot: ContiguousArray<Entry>? = nil, entries: [Entry] = []) {
-      self.snapshot = snapshot
+    @usableFromInline init(entries: [Entry] = [], entry: Entry? = nil) {
       self.entries = entries
+      self.entry = entry
     }
   }
 
@@ -56,6 +71,18 @@ public import Synchronization
   /// Whether the list keeps payloads for later registrations; fixed at creation, so a post
   /// decides its path without the lock.
   @usableFromInline package let retains: Bool
+
+  /// The current snapshot, retained once by the list (the bit pattern of an
+  /// `Unmanaged<Snapshot>`'s pointer; a pointer is not `Sendable`), or 0 after a change, until
+  /// the next post rebuilds it. Written only under the lock; read by posts without it.
+  @usableFromInline let published = Atomic<UInt>(0)
+  /// Posts between loading ``published`` and retaining its entries. A snapshot taken down while
+  /// this is not 0 is kept in `State.retired` instead of released.
+  @usableFromInline let readers = Atomic<Int>(0)
+  /// Whether `State.retired` holds snapshots, read by each post that leaves ``readers`` at 0 so
+  /// that the last post still reading releases them: a retired snapshot (its entries, and what
+  /// their handlers captured) lives no longer than the posts that could read it.
+  @usableFromInline let hasRetired = Atomic<Bool>(false)
 
   /// Creates an empty list.
   ///
@@ -66,6 +93,12 @@ public import Synchronization
     retains = retention != .none
   }
 
+  deinit {
+    if let current = Self.snapshot(at: published.load(ordering: .acquiring)) {
+      current.release()
+    }
+  }
+
   /// Registers `entry`, replacing the keyed entry of the same observer, if any.
   ///
   /// Purges dead entries once the list has grown by half since the last purge (at least 16
@@ -74,8 +107,8 @@ public import Synchronization
   @inlinable
   package func insert(_ entry: Entry) {
     let (released, purgeDue) = state.withLock { state -> (Released, Bool) in
-      var released = Released(snapshot: state.snapshot)
-      let purgeDue = Self.insert(entry, into: &state, releasing: &released)
+      var released = Released()
+      let purgeDue = insert(entry, into: &state, releasing: &released)
       return (released, purgeDue)
     }
     _ = released
@@ -86,18 +119,18 @@ public import Synchronization
   ///
   /// - Returns: Whether a purge is due, to run once the lock is released.
   @inlinable
-  static func insert(_ entry: Entry, into state: inout State, releasing released: inout Released)
+  func insert(_ entry: Entry, into state: inout State, releasing released: inout Released)
     -> Bool
   {
     if let key = entry.key, let previous = state.byKey[key] {
       Self.remove(previous, from: &state)
-      released.entries.append(previous)
+      released.entry = previous
     }
     entry.index = state.slots.count
     state.slots.append(entry)
     state.liveCount += 1
     if let key = entry.key { state.byKey[key] = entry }
-    state.snapshot = nil
+    unpublish(&state, into: &released)
     state.insertsSincePurge += 1
     let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
     if purgeDue { state.insertsSincePurge = 0 }
@@ -125,9 +158,10 @@ public import Synchronization
   package func remove(_ entry: Entry) {
     let released = state.withLock { state -> Released? in
       guard Self.contains(entry, in: state) else { return nil }
-      defer { state.snapshot = nil }
+      var released = Released()
       Self.remove(entry, from: &state)
-      return Released(snapshot: state.snapshot)
+      unpublish(&state, into: &released)
+      return released
     }
     _ = released
   }
@@ -139,9 +173,10 @@ public import Synchronization
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
       guard let entry = state.byKey[ObjectIdentifier(observer)] else { return Released() }
-      defer { state.snapshot = nil }
+      var released = Released(entry: entry)
       Self.remove(entry, from: &state)
-      return Released(snapshot: state.snapshot, entries: [entry])
+      unpublish(&state, into: &released)
+      return released
     }
     _ = released
   }
@@ -151,11 +186,11 @@ public import Synchronization
     let released = state.withLock { state -> Released in
       let entries = state.slots.compactMap { $0 }
       for entry in entries { entry.liveness.cancel() }
-      let released = Released(snapshot: state.snapshot, entries: entries)
+      var released = Released(entries: entries)
+      unpublish(&state, into: &released)
       state.slots = []
       state.liveCount = 0
       state.byKey = [:]
-      state.snapshot = []
       state.insertsSincePurge = 0
       return released
     }
@@ -175,21 +210,103 @@ public import Synchronization
 
   /// The entries registered now, in registration order.
   ///
-  /// Costs no allocation unless the list changed since the last call.
+  /// Takes no lock and allocates nothing unless the list changed since the last call: it reads
+  /// the published snapshot through an atomic pointer, so posts never hold the lock that
+  /// registrations and cancellations take, and those never wait behind a stream of posts.
+  ///
+  /// Why reading it without the lock is safe: a post counts itself in ``readers`` before it
+  /// loads ``published`` and until it has retained the snapshot's entries. A writer replaces
+  /// the pointer first, then reads ``readers``, all four operations sequentially consistent: if
+  /// it reads 0, every post that could still load the old pointer has retained what it needs
+  /// (its decrement, a release, precedes the writer's read), and every later post loads the new
+  /// pointer, so the old snapshot may be released; otherwise it is kept in `State.retired`.
+  /// The writer sets ``hasRetired`` before reading ``readers``, and a post that brings
+  /// ``readers`` to 0 reads ``hasRetired`` after: one of the two sees the other, so the retired
+  /// snapshots are released by the writer or by that post, under the lock.
   @inlinable
   package func snapshot() -> ContiguousArray<Entry> {
-    state.withLock { Self.snapshot(of: &$0) }
+    readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    let current = Self.snapshot(at: published.load(ordering: .sequentiallyConsistent)).map {
+      $0._withUnsafeGuaranteedRef { $0.entries }
+    }
+    if readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+      hasRetired.load(ordering: .sequentiallyConsistent)
+    {
+      releaseRetired()
+    }
+    return current ?? rebuildSnapshot()
   }
 
-  /// The cached snapshot, built first if the list changed; under the lock.
+  /// Releases the retired snapshots, if no post is reading any more, after the lock.
   @inlinable
-  static func snapshot(of state: inout State) -> ContiguousArray<Entry> {
-    if let snapshot = state.snapshot { return snapshot }
-    var snapshot = ContiguousArray<Entry>()
-    snapshot.reserveCapacity(state.liveCount)
-    for case let entry? in state.slots { snapshot.append(entry) }
-    state.snapshot = snapshot
-    return snapshot
+  func releaseRetired() {
+    let released = state.withLock { state -> Released in
+      var released = Released()
+      collectRetired(&state, into: &released)
+      return released
+    }
+    _ = released
+  }
+
+  /// Builds and publishes the snapshot, under the lock, after a change took it down.
+  @inlinable
+  func rebuildSnapshot() -> ContiguousArray<Entry> {
+    let (entries, released) = state.withLock { state -> (ContiguousArray<Entry>, Released) in
+      var released = Released()
+      collectRetired(&state, into: &released)
+      return (publishedEntries(&state), released)
+    }
+    _ = released
+    return entries
+  }
+
+  /// The published snapshot's entries, built and published first if a change took it down;
+  /// under the lock.
+  @inlinable
+  func publishedEntries(_ state: inout State) -> ContiguousArray<Entry> {
+    // Writers take the pointer down only under the lock, so this snapshot stays published,
+    // with the list's retain, while the lock is held.
+    if let current = Self.snapshot(at: published.load(ordering: .sequentiallyConsistent)) {
+      return current.takeUnretainedValue().entries
+    }
+    var entries = ContiguousArray<Entry>()
+    entries.reserveCapacity(state.liveCount)
+    for case let entry? in state.slots { entries.append(entry) }
+    let snapshot = Unmanaged.passRetained(Snapshot(entries))
+    published.store(UInt(bitPattern: snapshot.toOpaque()), ordering: .sequentiallyConsistent)
+    return entries
+  }
+
+  /// Takes the published snapshot down after a change, under the lock, retiring it, and
+  /// releases the retired snapshots that no post can be about to read.
+  @inlinable
+  func unpublish(_ state: inout State, into released: inout Released) {
+    // Only the lock's holder publishes, so this load is exact, and a list that no post has
+    // read since its last change (registrations in a row) skips the exchange.
+    if published.load(ordering: .relaxed) != 0,
+      let old = Self.snapshot(at: published.exchange(0, ordering: .sequentiallyConsistent))
+    {
+      state.retired.append(old.takeRetainedValue())
+      hasRetired.store(true, ordering: .sequentiallyConsistent)
+    }
+    collectRetired(&state, into: &released)
+  }
+
+  /// The snapshot whose pointer's bit pattern is `bits`, `nil` for 0.
+  @inlinable
+  static func snapshot(at bits: UInt) -> Unmanaged<Snapshot>? {
+    UnsafeRawPointer(bitPattern: bits).map { Unmanaged<Snapshot>.fromOpaque($0) }
+  }
+
+  /// Moves the retired snapshots to `released` if no post is between loading ``published`` and
+  /// retaining its entries: those that load it from now on get the current pointer.
+  @inlinable
+  func collectRetired(_ state: inout State, into released: inout Released) {
+    guard !state.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 else {
+      return
+    }
+    swap(&state.retired, &released.snapshots)
+    hasRetired.store(false, ordering: .sequentiallyConsistent)
   }
 
   /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
@@ -218,12 +335,12 @@ public import Synchronization
     let dead = entries.filter { !$0.isAlive }
     guard !dead.isEmpty else { return }
     let released = state.withLock { state -> Released in
-      var released = Released(snapshot: state.snapshot)
+      var released = Released()
       for entry in dead where Self.contains(entry, in: state) {
         Self.remove(entry, from: &state)
         released.entries.append(entry)
       }
-      if !released.entries.isEmpty { state.snapshot = nil }
+      if !released.entries.isEmpty { unpublish(&state, into: &released) }
       return released
     }
     _ = released
@@ -236,7 +353,7 @@ public import Synchronization
   }
 
   /// Removes a registered entry, cancels it, and compacts the slots when removed entries
-  /// outnumber live ones. The caller invalidates the snapshot.
+  /// outnumber live ones. The caller takes the snapshot down (`unpublish`).
   @inlinable
   static func remove(_ entry: Entry, from state: inout State) {
     entry.liveness.cancel()
@@ -270,7 +387,7 @@ extension ObserverList where Payload: Sendable {
   ///
   /// No gap and no duplicate: the retained payloads are read, and the entry published, in one
   /// critical section, and ``postRetaining(_:)`` records a payload and reads the registrations
-  /// in one critical section too. So every post is either retained before the registration (and
+  /// in one critical section too (it takes the lock, unlike a plain post). So every post is either retained before the registration (and
   /// replayed) or made after it (and delivered live), never both, never neither. Live
   /// deliveries that arrive while the replay runs wait behind it (`ObserverEntry.beginReplay`),
   /// so the entry receives everything in post order. With synchronous delivery the replay has
@@ -286,11 +403,11 @@ extension ObserverList where Payload: Sendable {
     let isOnce = entry.state.load(ordering: .relaxed) & Liveness.onceBit != 0
     let (replayed, released, purgeDue) = state.withLock {
       state -> (ContiguousArray<Payload>, Released, Bool) in
-      var released = Released(snapshot: state.snapshot)
+      var released = Released()
       let replayed = state.retention.replay(once: isOnce)
       if isOnce && !replayed.isEmpty { return (replayed, released, false) }
       if !replayed.isEmpty { entry.beginReplay() }
-      let purgeDue = Self.insert(entry, into: &state, releasing: &released)
+      let purgeDue = insert(entry, into: &state, releasing: &released)
       return (replayed, released, purgeDue)
     }
     _ = released
@@ -308,16 +425,18 @@ extension ObserverList where Payload: Sendable {
   package func postRetaining(_ payload: Payload) {
     var first = true
     while true {
-      let (entries, replaced) = state.withLock {
-        state -> (ContiguousArray<Entry>?, Payload?) in
+      let (entries, replaced, released) = state.withLock {
+        state -> (ContiguousArray<Entry>?, Payload?, Released) in
+        var released = Released()
+        collectRetired(&state, into: &released)
         if state.retention.policy == .untilObserved && state.liveCount == 0 {
           state.retention.hold(payload)
-          return (nil, nil)
+          return (nil, nil, released)
         }
         let replaced = first ? state.retention.record(payload) : nil
-        return (Self.snapshot(of: &state), replaced)
+        return (publishedEntries(&state), replaced, released)
       }
-      _ = replaced
+      _ = (replaced, released)
       guard let entries else { return }
       var reached = false
       var sawDead = false

@@ -23,10 +23,11 @@ final class ChannelRegistry: Sendable {
   private let records = Lock<[ChannelKey: Record]>([:])
 
   /// Returns a lease on the channel of `center` and `name`, creating and registering it first if
-  /// needed. The channel is registered with the center before the lease is returned, so every
-  /// post that starts after the caller's subscription is in place reaches it.
+  /// needed, and on the channel's group of `sender`'s observers if `sender` is not `nil`. The
+  /// channel is registered with the center before the lease is returned, so every post that
+  /// starts after the caller's subscription is in place reaches it.
   func lease(
-    center: NotificationCenter, name: Notification.Name?, sender: SenderFilter
+    center: NotificationCenter, name: Notification.Name?, sender: AnyObject?
   ) -> ChannelLease {
     let key = ChannelKey(center: ObjectIdentifier(center), name: name)
     if let channel = records.withLock({ Self.join(key, center: center, in: &$0) }) {
@@ -59,7 +60,7 @@ final class ChannelRegistry: Sendable {
         return nil
       }
       let retired = records.removeValue(forKey: channel.key)
-      Self.shrinkIfSparse(&records)
+      records.shrinkIfSparse()
       return retired
     }
     if let retired { retired.channel.unregister(retired.registration) }
@@ -69,19 +70,6 @@ final class ChannelRegistry: Sendable {
   func hasChannel(center: NotificationCenter, name: Notification.Name?) -> Bool {
     let key = ChannelKey(center: ObjectIdentifier(center), name: name)
     return records.withLock { $0[key]?.channel.belongs(to: center) ?? false }
-  }
-
-  /// Gives back the storage of a dictionary that has fallen to a quarter of its capacity: after a
-  /// burst of names came and went, `removeValue` alone keeps the storage of the peak for good.
-  ///
-  /// Only the storage goes: the records move to the new dictionary, so no channel is released
-  /// under the lock. Amortised O(1) per removal, since each shrink follows at least as many
-  /// removals as it moves records.
-  private static func shrinkIfSparse(_ records: inout [ChannelKey: Record]) {
-    guard records.capacity >= 64, records.count * 4 < records.capacity else { return }
-    var shrunk = [ChannelKey: Record](minimumCapacity: records.count * 2)
-    for (key, record) in records { shrunk[key] = record }
-    records = shrunk
   }
 
   /// How many records the registry's storage has room for, for tests that it shrinks.
@@ -100,27 +88,31 @@ final class ChannelRegistry: Sendable {
   }
 }
 
-/// One observation's hold on its channel, with the sender it accepts.
+/// One observation's hold on its channel, and on its sender's group if it filters by sender.
 ///
-/// The entry's handler calls ``accepts(_:)``, so it captures the lease, which therefore ends
-/// exactly when the entry is released.
+/// The entry's handler captures the lease, which therefore ends exactly when the entry is
+/// released.
 final class ChannelLease: Sendable {
   let channel: NotificationChannel
-  private let sender: SenderFilter
+  /// The group of the observations of the filtered sender; `nil` for every sender.
+  let group: SenderGroup?
   private let registry: ChannelRegistry
 
-  fileprivate init(channel: NotificationChannel, sender: SenderFilter, registry: ChannelRegistry) {
+  fileprivate init(channel: NotificationChannel, sender: AnyObject?, registry: ChannelRegistry) {
     self.channel = channel
-    self.sender = sender
+    self.group = sender.map(channel.join)
     self.registry = registry
   }
 
-  /// Whether the observation takes `notification`: see ``SenderFilter/accepts(_:)``.
-  func accepts(_ notification: Notification) -> Bool {
-    sender.accepts(notification)
+  /// Inserts `entry` into the channel, among the observers of the lease's sender if it has one.
+  func subscribe(
+    _ entry: ObserverEntry<PostedNotification>, endsWithToken: Bool = true
+  ) -> Subscription {
+    channel.subscribe(entry, in: group, endsWithToken: endsWithToken)
   }
 
   deinit {
+    if let group { channel.leave(group) }
     registry.release(channel)
   }
 }

@@ -38,22 +38,23 @@ extension NotificationCenter {
   ///   - handler: The closure to call with each matching notification.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   /// - Complexity: Amortised O(1) to register; a post costs O(*n*) in the observers of its
-  ///   name.
+  ///   name that it reaches: those without a sender filter and those of its sender. Observers of
+  ///   other senders cost it nothing.
   public func observe(
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> Subscription {
-    let lease = ChannelRegistry.shared.lease(
-      center: self, name: name, sender: SenderFilter(object))
+    let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
     let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
     let entry = ObserverEntry<PostedNotification>(
       delivery: delivery, isolation: handler.isolation
     ) { posted in
-      guard lease.accepts(posted.notification) else { return }
-      call(posted.notification)
+      // The handler captures the lease, which ends with the entry. The sender filter is
+      // applied before the entry is reached: it is in its sender's group.
+      withExtendedLifetime(lease) { call(posted.notification) }
     }
-    return lease.channel.observers.subscribe(entry, endsWithToken: true)
+    return lease.subscribe(entry)
   }
 
   /// Observes notifications for as long as `owner` lives, handing the owner to the handler.
@@ -209,14 +210,12 @@ extension NotificationCenter {
     _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
     isolation: (any Actor)?, _ handler: @escaping (Observer, Notification) -> Void
   ) -> Subscription {
-    let lease = ChannelRegistry.shared.lease(
-      center: self, name: name, sender: SenderFilter(object))
+    let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     let entry = ObserverEntry<PostedNotification>(
       observer: observer, keyed: false, delivery: delivery, isolation: isolation
     ) { observer, posted in
-      guard lease.accepts(posted.notification) else { return }
-      handler(observer, posted.notification)
+      withExtendedLifetime(lease) { handler(observer, posted.notification) }
     }
-    return lease.channel.observers.subscribe(entry, endsWithToken: true)
+    return lease.subscribe(entry)
   }
 }

@@ -1,5 +1,6 @@
 import EventCore
 import Foundation
+import Synchronization
 
 /// The registry key of a channel: one center and one name, where a `nil` name (every
 /// notification) is a key of its own.
@@ -16,16 +17,50 @@ struct CenterRegistration: @unchecked Sendable {
   let token: any NSObjectProtocol
 }
 
+/// The observers of one (center, name) pair that filter by one sender.
+///
+/// The sender is held weakly: once it dies the group matches nothing, not even an object later
+/// allocated at its address, whose posts find the group by identity but read `nil` here.
+final class SenderGroup: Sendable {
+  let sender: WeakBox
+  let observers = ObserverList<PostedNotification>()
+
+  init(_ sender: AnyObject) {
+    self.sender = WeakBox(sender)
+  }
+}
+
 /// The ordered observers of one (center, name) pair, behind a single center registration.
 ///
 /// The center calls its own observers in an order of its choosing (on Linux, Foundation keeps
 /// them in a dictionary and calls them in hash order, which changes from run to run), so each
-/// channel registers once and delivers to its ``ObserverList`` in registration order.
+/// channel registers once and delivers to its own lists in registration order.
+///
+/// Observers of every sender are in ``observers``; observers with an `object:` filter are in
+/// the ``SenderGroup`` of their sender, found by the posted object's identity, so a post costs
+/// the same however many observers of other senders there are. Every entry carries its place in
+/// registration order (`order`), and a post merges its sender's group with ``observers`` by it.
 final class NotificationChannel: Sendable {
   let key: ChannelKey
+  /// The observers of every sender.
   let observers = ObserverList<PostedNotification>()
   /// Weak, so that dropping a `NotificationCenter()` instance frees it even while tokens live.
   private weak let center: NotificationCenter?
+
+  private struct SenderRecord: Sendable {
+    let group: SenderGroup
+    /// Observations holding the group; it leaves the index with the last.
+    var leases: Int
+  }
+
+  /// The sender groups by sender identity. A record whose sender died stays until its last
+  /// observation ends or a new object at the same address observes (which replaces it).
+  private let senders = Lock<[ObjectIdentifier: SenderRecord]>([:])
+  /// `senders.count`, read by every post without the lock: posts of a channel without filtered
+  /// observers do not look the sender up at all.
+  private let senderCount = Atomic<Int>(0)
+  /// The next registration's `order`.
+  private let nextOrder = Atomic<Int>(1)
 
   init(center: NotificationCenter, name: Notification.Name?) {
     self.key = ChannelKey(center: ObjectIdentifier(center), name: name)
@@ -41,15 +76,71 @@ final class NotificationChannel: Sendable {
     self.center === center
   }
 
-  /// Registers the channel with `center`; every notification of its name is posted to
-  /// ``observers`` on the posting thread.
+  /// Inserts `entry` into the list of `group`, or of every sender when `group` is `nil`, after
+  /// every entry registered before it.
+  func subscribe(
+    _ entry: ObserverEntry<PostedNotification>, in group: SenderGroup?, endsWithToken: Bool
+  ) -> Subscription {
+    entry.order = nextOrder.add(1, ordering: .relaxed).oldValue
+    return (group?.observers ?? observers).subscribe(entry, endsWithToken: endsWithToken)
+  }
+
+  /// The group of the observers of `sender`, joined: call ``leave(_:)`` once when the
+  /// observation ends.
+  func join(_ sender: AnyObject) -> SenderGroup {
+    let id = ObjectIdentifier(sender)
+    while true {
+      let found = senders.withLock { $0[id]?.group }
+      // Outside the lock: a weak load. The caller holds `sender`, so the load yields `nil` (the
+      // group's sender died and `sender` reuses its address) or `sender` itself.
+      let alive = found.map { $0.sender.object === sender } ?? false
+      let (joined, evicted) = senders.withLock {
+        records -> (SenderGroup?, SenderRecord?) in
+        guard records[id]?.group === found else { return (nil, nil) }  // changed meanwhile
+        if alive, var record = records[id] {
+          record.leases += 1
+          records[id] = record
+          return (record.group, nil)
+        }
+        let fresh = SenderGroup(sender)
+        let evicted = records.updateValue(SenderRecord(group: fresh, leases: 1), forKey: id)
+        senderCount.store(records.count, ordering: .releasing)
+        return (fresh, evicted)
+      }
+      // The group of a dead sender is released here, after the lock; its entries live on until
+      // their tokens end, and match nothing.
+      _ = evicted
+      if let joined { return joined }
+    }
+  }
+
+  /// Ends one observation's hold on `group`; the group leaves the index with the last.
+  func leave(_ group: SenderGroup) {
+    let id = group.sender.identifier
+    let removed = senders.withLock { records -> SenderRecord? in
+      guard var record = records[id], record.group === group else { return nil }
+      record.leases -= 1
+      guard record.leases == 0 else {
+        records[id] = record
+        return nil
+      }
+      let removed = records.removeValue(forKey: id)
+      records.shrinkIfSparse()
+      senderCount.store(records.count, ordering: .releasing)
+      return removed
+    }
+    _ = removed
+  }
+
+  /// Registers the channel with `center`; every notification of its name is posted to the
+  /// channel's observers on the posting thread.
   ///
   /// The center holds the channel strongly through the block until the registration is removed
   /// or the center is deallocated.
   func register(with center: NotificationCenter) -> CenterRegistration {
     let deliver: @Sendable (Notification) -> Void = { notification in
       PublicationFence.shared.acquire()
-      self.observers.post(PostedNotification(notification: notification))
+      self.post(notification)
     }
     PublicationFence.shared.release()
     let token = center.addObserver(forName: key.name, object: nil, queue: nil, using: deliver)
@@ -59,5 +150,60 @@ final class NotificationChannel: Sendable {
   /// Removes `registration` from the center, if the center still lives. Call it outside any lock.
   func unregister(_ registration: CenterRegistration) {
     center?.removeObserver(registration.token)
+  }
+
+  /// Delivers `notification` to the observers of every sender and to those of its sender, merged
+  /// in registration order.
+  private func post(_ notification: Notification) {
+    let posted = PostedNotification(notification: notification)
+    guard let group = group(of: notification) else {
+      observers.post(posted)
+      return
+    }
+    let all = observers.snapshot()
+    let filtered = group.observers.snapshot()
+    var (nextAll, nextFiltered) = (0, 0)
+    var (deadInAll, deadInFiltered) = (false, false)
+    while nextAll < all.count || nextFiltered < filtered.count {
+      if nextFiltered == filtered.count
+        || (nextAll < all.count && all[nextAll].order < filtered[nextFiltered].order)
+      {
+        if !all[nextAll].deliver(posted) { deadInAll = true }
+        nextAll += 1
+      } else {
+        if !filtered[nextFiltered].deliver(posted) { deadInFiltered = true }
+        nextFiltered += 1
+      }
+    }
+    if deadInAll { observers.purge(all) }
+    if deadInFiltered { group.observers.purge(filtered) }
+  }
+
+  /// The group of the notification's sender, if it has one and the sender is the object the group
+  /// was made for.
+  private func group(of notification: Notification) -> SenderGroup? {
+    guard senderCount.load(ordering: .acquiring) > 0,
+      let sender = PostedSender.object(of: notification)
+    else { return nil }
+    let id = ObjectIdentifier(sender)
+    guard let group = senders.withLock({ $0[id]?.group }) else { return nil }
+    // Outside the lock: the notification holds `sender`, so this weak load's release is not the
+    // last. A dead sender's group reads `nil`, so an object at its address matches nothing.
+    return group.sender.object === sender ? group : nil
+  }
+}
+
+extension Dictionary {
+  /// Gives back the storage of a dictionary that has fallen to a quarter of its capacity: after a
+  /// burst of keys came and went, `removeValue` alone keeps the storage of the peak for good.
+  ///
+  /// Only the storage goes: the values move to the new dictionary, so nothing is released (under
+  /// the caller's lock). Amortised O(1) per removal, since each shrink follows at least as many
+  /// removals as it moves values.
+  mutating func shrinkIfSparse() {
+    guard capacity >= 64, count * 4 < capacity else { return }
+    var shrunk = [Key: Value](minimumCapacity: count * 2)
+    for (key, value) in self { shrunk[key] = value }
+    self = shrunk
   }
 }

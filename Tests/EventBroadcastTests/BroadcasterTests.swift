@@ -396,3 +396,36 @@ struct BroadcasterReentrancyTests {
     #expect(log.values == ["first:1", "second:1", "second:2"])
   }
 }
+
+/// A class whose every specialization is a channel of its own.
+private final class Level<Inner> {
+  let calls = Counter()
+}
+
+/// Registers a `Level` observer for `Level<Inner>` and for each of `depth` deeper levels, then
+/// notifies each level once, checking that exactly its own observer is called.
+private func registerLevels<Inner>(
+  _ hub: Broadcaster, depth: Int, _: Inner.Type, observers: inout [AnyObject]
+) -> Bool {
+  let observer = Level<Inner>()
+  observers.append(observer)
+  hub.register(Level<Inner>.self, observer: observer)
+  let deeper =
+    depth == 0
+    ? true : registerLevels(hub, depth: depth - 1, Level<Inner>.self, observers: &observers)
+  hub.notify(Level<Inner>.self) { $0.calls.increment() }
+  return deeper && observer.calls.count == 1
+}
+
+@Suite("Broadcaster channels")
+struct BroadcasterChannelTests {
+  @Test("every protocol keeps its own channel as the broadcaster's index of channels grows")
+  func manyChannels() {
+    let hub = Broadcaster()
+    var observers: [AnyObject] = []
+    #expect(registerLevels(hub, depth: 40, Int.self, observers: &observers))
+    #expect(hub.observerCount(Level<Int>.self) == 1)
+    #expect(hub.observerCount(Level<Level<Level<Int>>>.self) == 1)
+    #expect(hub.observerCount(Level<String>.self) == 0)
+  }
+}

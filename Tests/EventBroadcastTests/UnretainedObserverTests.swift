@@ -155,4 +155,22 @@ struct UnretainedObserverTests {
     #expect(calls.count == 100)
     #expect(hub.observerCount((any Ping).self) == 0)
   }
+
+  @Test("an observer the body keeps stays alive as long as it is kept, and no longer")
+  func keptObserverIsRetained() {
+    weak var weakObserver: Pinger?
+    var kept: [any Ping] = []
+    do {
+      let observer = Pinger()
+      weakObserver = observer
+      hub.register((any Ping).self, observer: observer)
+      for _ in 0..<3 { hub.notify((any Ping).self) { kept.append($0) } }
+    }
+    #expect(weakObserver != nil)
+    #expect(kept.count == 3)
+    for observer in kept { observer.ping() }
+    #expect(weakObserver?.calls.count == 3)
+    kept.removeAll()
+    #expect(weakObserver == nil)
+  }
 }

@@ -261,4 +261,23 @@ struct ConditionsStateMachineTests {
     let result32 = machine.arrive("b")
     #expect(result32.didComplete)
   }
+
+  @Test("arrivals of one name in a row count against it after the set gains and loses names")
+  func repeatedArrivalsAcrossChangesOfTheSet() {
+    var machine = ConditionsStateMachine(repeats: false)
+    _ = machine.add("a", minCount: 3, ignorable: false)
+    _ = machine.arrive("a")
+    // Enough new names to make the dictionary grow, which moves every key.
+    for index in 0..<64 { _ = machine.add("n\(index)", minCount: 1, ignorable: false) }
+    _ = machine.arrive("a")
+    #expect(machine.remaining("a") == 1)
+    for index in 0..<64 { machine.remove("n\(index)") }
+    _ = machine.arrive("a")
+    #expect(machine.remaining("a") == 0)
+    machine.remove("a")
+    _ = machine.add("a", minCount: 2, ignorable: false)
+    _ = machine.arrive("a")
+    #expect(machine.remaining("a") == 1)
+    #expect(machine.remaining("n0") == 0)
+  }
 }

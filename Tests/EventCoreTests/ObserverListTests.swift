@@ -244,4 +244,28 @@ struct ObserverListTests {
     }
     withExtendedLifetime(token) {}
   }
+
+  @Test("what a cancelled handler captured is released once the posts reading it have ended")
+  func retiredSnapshotsAreReleased() {
+    let list = ObserverList<Int>()
+    let created = Counter()
+    let released = Counter()
+    let base = subscribe(list) { _ in }
+    let finished = runThreads(
+      [
+        { list.post(1) },
+        { list.post(2) },
+        {
+          created.increment()
+          let captured = Tracked(onDeinit: { released.increment() })
+          subscribe(list) { _ in withExtendedLifetime(captured) {} }.cancel()
+        },
+      ], seconds: 0.3)
+    #expect(finished)
+    // Snapshots taken down while posts were reading them are released by the last of those
+    // posts, or by the next change: none outlives the posts.
+    #expect(created.count > 0)
+    #expect(released.count == created.count)
+    withExtendedLifetime(base) {}
+  }
 }

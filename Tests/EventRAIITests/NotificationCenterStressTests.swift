@@ -9,7 +9,11 @@ private extension Notification.Name {
   static let pinned = Notification.Name("EventRAIITests.stress.pinned")
   static let churned = Notification.Name("EventRAIITests.stress.churned")
   static let raced = Notification.Name("EventRAIITests.stress.raced")
+  static let filtered = Notification.Name("EventRAIITests.stress.filtered")
 }
+
+/// A sender for the filtered stress test.
+private final class Sender: Sendable {}
 
 /// A global order of events across threads: each tick is later than every tick that returned
 /// before it started.
@@ -157,5 +161,60 @@ struct NotificationCenterStressTests {
     // The purge of the dead owners' registrations ends the channel.
     center.post(name: .churned, object: nil)
     #expect(!ChannelRegistry.shared.hasChannel(center: center, name: .churned))
+  }
+
+  @Test("posts reach exactly their sender's observers while observations and senders come and go")
+  func filteredPostsWhileSendersChurn() {
+    let center = NotificationCenter()
+    let senders = (0..<4).map { _ in Sender() }
+    let pinnedCalls = (0..<4).map { _ in Counter() }
+    let strays = Counter()
+    let mortalPosts = Counter()
+    let mortalCalls = Counter()
+    let pinned = senders.indices.map { index in
+      center.observe(.filtered, object: senders[index]) { note in
+        if note.object as AnyObject? === senders[index] {
+          pinnedCalls[index].increment()
+        } else {
+          strays.increment()
+        }
+      }
+    }
+    let everySender = Counter()
+    let unfiltered = center.observe(.filtered) { _ in everySender.increment() }
+    let postsPerPoster = 2_000
+    let postersDone = Counter()
+    let finished = concurrently(4) { worker in
+      if worker < 2 {
+        for index in 0..<postsPerPoster {
+          center.post(name: .filtered, object: senders[(index + worker) % senders.count])
+        }
+        postersDone.increment()
+        return
+      }
+      var round = 0
+      while postersDone.count < 2 && round < 100_000 {
+        round += 1
+        if worker == 2 {
+          // Observations of a live sender, joining and leaving its group.
+          center.observe(.filtered, object: senders[round % senders.count]) { _ in }.cancel()
+        } else {
+          // Senders that die with their observations live: their groups match nothing and are
+          // replaced when a new object at the same address observes.
+          let mortal = Sender()
+          let token = center.observe(.filtered, object: mortal) { _ in mortalCalls.increment() }
+          center.post(name: .filtered, object: mortal)
+          mortalPosts.increment()
+          withExtendedLifetime(token) {}
+        }
+      }
+    }
+    #expect(finished)
+    // Each poster posted postsPerPoster / 4 times from each sender.
+    for calls in pinnedCalls { #expect(calls.count == postsPerPoster / 2) }
+    #expect(everySender.count >= 2 * postsPerPoster)
+    #expect(strays.count == 0)
+    #expect(mortalCalls.count == mortalPosts.count)
+    withExtendedLifetime((pinned, unfiltered)) {}
   }
 }

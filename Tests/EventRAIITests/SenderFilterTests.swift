@@ -1,7 +1,8 @@
-import EventRAII
 import EventTestSupport
 import Foundation
 import Testing
+
+@testable import EventRAII
 
 private extension Notification.Name {
   static let filtered = Notification.Name("EventRAIITests.filtered")
@@ -89,4 +90,112 @@ struct SenderFilterTests {
     #expect(seen.values == ["EventRAIITests.filtered", "other"])
     token.cancel()
   }
+
+  @Test("observers run in registration order across filtered and unfiltered observers")
+  func orderAcrossFilters() {
+    let center = NotificationCenter()
+    let device = Device()
+    let other = Device()
+    let seen = Recorder<Int>()
+    let tokens = [
+      center.observe(.filtered, object: device) { _ in seen.record(1) },
+      center.observe(.filtered) { _ in seen.record(2) },
+      center.observe(.filtered, object: other) { _ in seen.record(3) },
+      center.observe(.filtered, object: device) { _ in seen.record(4) },
+      center.observe(.filtered) { _ in seen.record(5) },
+      center.observe(.filtered, object: device) { _ in seen.record(6) },
+    ]
+    center.post(name: .filtered, object: device)
+    #expect(seen.values == [1, 2, 4, 5, 6])
+    center.post(name: .filtered, object: other)
+    #expect(seen.values == [1, 2, 4, 5, 6, 2, 3, 5])
+    center.post(name: .filtered, object: nil)
+    #expect(seen.values == [1, 2, 4, 5, 6, 2, 3, 5, 2, 5])
+    for token in tokens { token.cancel() }
+  }
+
+  @Test("a post reaches only its sender's observers among observers of many senders")
+  func manySenders() {
+    let center = NotificationCenter()
+    let devices = (0..<100).map { _ in Device() }
+    let seen = Recorder<Int>()
+    let tokens = devices.indices.map { index in
+      center.observe(.filtered, object: devices[index]) { _ in seen.record(index) }
+    }
+    center.post(name: .filtered, object: devices[42])
+    center.post(name: .filtered, object: devices[7])
+    #expect(seen.values == [42, 7])
+    tokens[42].cancel()
+    center.post(name: .filtered, object: devices[42])
+    #expect(seen.values == [42, 7])
+    for token in tokens { token.cancel() }
+  }
+
+  @Test("the sender matches however the poster typed it")
+  func senderTypedAsExistential() {
+    let center = NotificationCenter()
+    let device = Device()
+    let calls = Counter()
+    let token = center.observe(.filtered, object: device) { _ in calls.increment() }
+    let asObject: AnyObject = device
+    center.post(name: .filtered, object: asObject)
+    center.post(name: .filtered, object: wrapped(asObject))
+    center.post(name: .filtered, object: "a value")
+    #expect(calls.count == 2)
+    token.cancel()
+  }
+
+  @Test(
+    "a new object at a dead sender's address gets observers of its own, and only those",
+    .needsAddressReuse)
+  func reusedAddressObservesAnew() throws {
+    let center = NotificationCenter()
+    var device: Device? = Device()
+    let address = ObjectIdentifier(try #require(device))
+    let stale = Counter()
+    let staleToken = center.observe(.filtered, object: device) { _ in stale.increment() }
+    device = nil
+    var candidates: [Device] = []
+    var impostor: Device?
+    for _ in 0..<10_000 {
+      let candidate = Device()
+      if ObjectIdentifier(candidate) == address {
+        impostor = candidate
+        break
+      }
+      candidates.append(candidate)
+    }
+    let reused = try #require(impostor, "the allocator never reused the address")
+    let fresh = Counter()
+    let freshToken = center.observe(.filtered, object: reused) { _ in fresh.increment() }
+    center.post(name: .filtered, object: reused)
+    #expect(fresh.count == 1)
+    #expect(stale.count == 0)
+    staleToken.cancel()
+    center.post(name: .filtered, object: reused)
+    #expect(fresh.count == 2)
+    freshToken.cancel()
+  }
+
+  @Test("a sender's observations release the sender's group when they end")
+  func groupLeavesWithLastObservation() {
+    let center = NotificationCenter()
+    var device: Device? = Device()
+    weak let weakDevice = device
+    let calls = Counter()
+    var tokens = (0..<3).map { _ in
+      center.observe(.filtered, object: device) { _ in calls.increment() }
+    }
+    center.post(name: .filtered, object: device)
+    #expect(calls.count == 3)
+    tokens.removeAll()
+    center.post(name: .filtered, object: device)
+    #expect(calls.count == 3)
+    device = nil
+    #expect(weakDevice == nil)
+    #expect(!ChannelRegistry.shared.hasChannel(center: center, name: .filtered))
+  }
 }
+
+/// `value` as an `Any` made by generic code, which keeps the existential it was given.
+private func wrapped<T>(_ value: T) -> Any { value }

@@ -36,7 +36,7 @@ private enum Downloads {
   private var subscriptions = Set<Subscription>()
 
   init(log: Recorder<String>) {
-    Downloads.didFinish.register(self, function: DownloadsScreen.show)
+    Downloads.didFinish.register(self) { screen, download in screen.show(download.0, download.1) }
     Downloads.didFinish.subscribe { name, bytes in log.record("\(name) \(bytes)") }
       .store(in: &subscriptions)
   }

@@ -129,13 +129,17 @@ private final class ContentionRun: Sendable {
   let started = Atomic<Int>(0)
   let reports = Mutex<[PosterReport]>([])
   let churns = Atomic<Int>(0)
+  /// The longest single churn (one registration and its end), in nanoseconds.
+  let longestChurn = Atomic<UInt64>(0)
   let finished = DispatchSemaphore(value: 0)
 }
 
 /// Runs 2 posting threads and 1 thread registering and cancelling for `duration`.
 ///
 /// A stall is the time between two consecutive returns from `post` on one poster: the post
-/// itself plus any wait for a lock, or for the scheduler, in between.
+/// itself plus any wait for a lock, or for the scheduler, in between. A churn's time is that of
+/// one registration and its end on the third thread, waits for the lock included: how long a
+/// registering thread can wait behind the posters.
 private func contentionSample(_ subject: any ContentionSubject, duration: UInt64) -> FixedSample {
   let run = ContentionRun()
   let posters = 2
@@ -157,10 +161,14 @@ private func contentionSample(_ subject: any ContentionSubject, duration: UInt64
   }
   Thread.detachNewThread {
     run.started.add(1, ordering: .relaxed)
+    var longest: UInt64 = 0
     while !run.stop.load(ordering: .relaxed) {
+      let start = now()
       subject.churn()
+      longest = max(longest, now() - start)
       run.churns.add(1, ordering: .relaxed)
     }
+    run.longestChurn.store(longest, ordering: .relaxed)
     run.finished.signal()
   }
   while run.started.load(ordering: .relaxed) < posters + 1 { sched_yield() }
@@ -179,6 +187,7 @@ private func contentionSample(_ subject: any ContentionSubject, duration: UInt64
       "posts/s": Double(posts) / seconds,
       "longest stall ms": Double(stall) / 1e6,
       "churns/s": Double(run.churns.load(ordering: .relaxed)) / seconds,
+      "longest churn ms": Double(run.longestChurn.load(ordering: .relaxed)) / 1e6,
     ])
 }
 

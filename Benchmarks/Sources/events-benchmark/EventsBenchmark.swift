@@ -2,7 +2,8 @@ import Foundation
 
 /// Every case, in the order of the table.
 func allCases() -> [BenchmarkCase] {
-  baselineCases() + foundationCases() + eventsDeliveryCases() + conditionsCases()
+  baselineCases() + foundationCases() + eventsDeliveryCases() + foundationSenderCases()
+    + raiiSenderCases() + conditionsCases()
     + queueCases() + churnCases() + contentionCases() + progressCases() + additionsCases()
 }
 
@@ -14,6 +15,10 @@ struct Options {
   var list = false
   /// `single CASE ITERS`.
   var single: (id: String, iterations: Int)?
+  /// `--charts=DIR`: where to write the SVG charts of the run.
+  var charts: String?
+  /// `charts JSON DIR`: draws the charts of an earlier run's JSON, runs nothing.
+  var chartsOnly: (json: String, directory: String)?
 }
 
 struct UsageError: Error, CustomStringConvertible {
@@ -24,6 +29,7 @@ let usage = """
   usage: events-benchmark [--filter SUBSTRING]... [--json[=PATH]] [--samples K] [--sample-ms MS]
          events-benchmark --list
          events-benchmark single CASE ITERATIONS
+         events-benchmark charts JSON DIRECTORY
 
     --filter SUBSTRING  run the cases whose id (family/N) contains SUBSTRING, plus the baselines
                         they are compared with; may be repeated
@@ -31,8 +37,10 @@ let usage = """
     --json=PATH         write the JSON to PATH and print the table too
     --samples K         samples per case (default 7, at least 5)
     --sample-ms MS      target duration of one sample of a loop case (default 40)
+    --charts=DIR        write SVG charts of the run into DIR (delivery.svg, churn.svg)
     --list              print every case id
     single CASE ITERS   run CASE's loop ITERS times and nothing else (for callgrind)
+    charts JSON DIR     draw the charts of the run saved in JSON (--json=PATH) into DIR
   """
 
 func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -45,6 +53,11 @@ func parse(_ arguments: [String]) throws(UsageError) -> Options {
     options.single = (rest[rest.startIndex + 1], iterations)
     return options
   }
+  if rest.first == "charts" {
+    guard rest.count == 3 else { throw UsageError(description: usage) }
+    options.chartsOnly = (rest[rest.startIndex + 1], rest[rest.startIndex + 2])
+    return options
+  }
   while let argument = rest.popFirst() {
     switch argument {
     case "--filter":
@@ -54,6 +67,8 @@ func parse(_ arguments: [String]) throws(UsageError) -> Options {
       options.json = ""
     case _ where argument.hasPrefix("--json="):
       options.json = String(argument.dropFirst("--json=".count))
+    case _ where argument.hasPrefix("--charts="):
+      options.charts = String(argument.dropFirst("--charts=".count))
     case "--samples":
       guard let value = rest.popFirst().flatMap({ Int($0) }), value >= 5 else {
         throw UsageError(description: "--samples needs a number of at least 5\n\n" + usage)
@@ -132,6 +147,12 @@ enum EventsBenchmark {
         try runSingle(single.id, iterations: single.iterations)
         return
       }
+      if let chartsOnly = options.chartsOnly {
+        let data = try Data(contentsOf: URL(fileURLWithPath: chartsOnly.json))
+        let report = try JSONDecoder().decode(Report.self, from: data)
+        for path in try Charts.write(report, to: chartsOnly.directory) { print(path) }
+        return
+      }
       if options.list {
         print(allCases().map(\.id).joined(separator: "\n"))
         return
@@ -154,6 +175,9 @@ enum EventsBenchmark {
         settings: "\(options.settings.samples) samples per case, loop samples of "
           + "\(Int(options.settings.targetSampleNanoseconds / 1_000_000)) ms; run took \(seconds) s.",
         counter: counter, results: results, targets: checkTargets(results))
+      if let directory = options.charts {
+        for path in try Charts.write(report, to: directory) { standardError("wrote \(path)") }
+      }
       switch options.json {
       case nil:
         print(table(report))

@@ -32,6 +32,20 @@ func eventsDeliveryCases() -> [BenchmarkCase] {
           }
         }),
       BenchmarkCase(
+        "event.function.opaque", observers: n,
+        title: "EventTyped register(_:function:) made where the method is not known (a function "
+          + "value passed through a non-inlined generic function)",
+        comparisons: .delivery,
+        body: .loop {
+          let event = Event<Int>()
+          let targets = makeTargets(n)
+          for target in targets { registerOpaquely(event, target, Target.receive) }
+          return Loop { iterations in
+            for value in 0..<iterations { event.post(value) }
+            withExtendedLifetime(targets) {}
+          }
+        }),
+      BenchmarkCase(
         "event.handler", observers: n,
         title: "EventTyped Event<Int>.post to weak observers, register(_:handler:)",
         comparisons: .delivery,
@@ -90,6 +104,39 @@ func eventsDeliveryCases() -> [BenchmarkCase] {
         }),
     ]
   }
+}
+
+/// Registers `function` where the optimizer cannot see which method it is, as a library or a
+/// registration helper of an app would.
+@inline(never)
+func registerOpaquely<Observer: AnyObject>(
+  _ event: Event<Int>, _ observer: Observer, _ function: @escaping (Observer) -> (Int) -> Void
+) {
+  event.register(observer, function: function)
+}
+
+/// EventRAII's `object:` filter with 1,000 observers, each of a different sender; one post from
+/// one of them.
+func raiiSenderCases() -> [BenchmarkCase] {
+  let senders = 1000
+  return [
+    BenchmarkCase(
+      "raii.others", observers: senders, perObserver: false,
+      title: "EventRAII: 1,000 observers each filtered by a different sender, one post",
+      comparisons: Comparisons(foundation: "nc.others"),
+      body: .loop {
+        let center = NotificationCenter()
+        let objects = (0..<senders).map { _ in NSObject() }
+        let tokens = objects.map { sender in
+          center.observe(benchName, object: sender) { _ in bench_consume(1) }
+        }
+        let sender = objects[senders / 2]
+        return Loop { iterations in
+          for _ in 0..<iterations { center.post(name: benchName, object: sender) }
+          withExtendedLifetime((tokens, objects)) {}
+        }
+      })
+  ]
 }
 
 /// One registration and its end, with 1,000 others registered on the same channel.

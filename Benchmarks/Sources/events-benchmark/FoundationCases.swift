@@ -41,3 +41,28 @@ func foundationCases() -> [BenchmarkCase] {
     ]
   }
 }
+
+/// Foundation's `object:` filter with 1,000 observers, each of a different sender; one post from
+/// one of them.
+func foundationSenderCases() -> [BenchmarkCase] {
+  let senders = 1000
+  return [
+    BenchmarkCase(
+      "nc.others", observers: senders, perObserver: false,
+      title: "Foundation: 1,000 block observers each filtered by a different sender, one post",
+      body: .loop {
+        let center = NotificationCenter()
+        let objects = (0..<senders).map { _ in NSObject() }
+        let tokens = objects.map { sender in
+          center.addObserver(forName: benchName, object: sender, queue: nil) { _ in
+            bench_consume(1)
+          }
+        }
+        let sender = objects[senders / 2]
+        return Loop { iterations in
+          for _ in 0..<iterations { center.post(name: benchName, object: sender) }
+          withExtendedLifetime((tokens, objects)) {}
+        }
+      })
+  ]
+}

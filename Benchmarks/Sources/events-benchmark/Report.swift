@@ -36,7 +36,9 @@ func table(_ report: Report) -> String {
   }
   let extras = report.results.filter { !$0.extras.isEmpty }
   if !extras.isEmpty {
-    lines += ["", "| Case | " + "Posts/s | Longest stall | Churns/s |", "|---|--:|--:|--:|"]
+    lines += [
+      "", "| Case | Posts/s | Longest stall | Churns/s | Longest churn |", "|---|--:|--:|--:|--:|",
+    ]
     for result in extras {
       func cell(_ name: String, _ unit: String) -> String {
         result.extras[name].map { "\(format($0.median))\(unit) (max \(format($0.max))\(unit))" }
@@ -44,7 +46,7 @@ func table(_ report: Report) -> String {
       }
       lines.append(
         "| \(result.id) | \(cell("posts/s", "")) | \(cell("longest stall ms", " ms")) | "
-          + "\(cell("churns/s", "")) |")
+          + "\(cell("churns/s", "")) | \(cell("longest churn ms", " ms")) |")
     }
   }
   lines += ["", "What each case measures:", ""]
@@ -54,10 +56,10 @@ func table(_ report: Report) -> String {
     lines.append("- `\(result.family)`: \(result.title).\(scope)")
   }
   if !report.targets.isEmpty {
-    lines += ["", "| Target (issue 7) | Met | Figures |", "|---|---|---|"]
+    lines += ["", "| Issue | Target | Met | Figures |", "|--:|---|---|---|"]
     for check in report.targets {
       let met = check.met.map { $0 ? "yes" : "**no**" } ?? "not run"
-      lines.append("| \(check.target) | \(met) | \(check.detail) |")
+      lines.append("| \(check.issue) | \(check.target) | \(met) | \(check.detail) |")
     }
   }
   return lines.joined(separator: "\n")

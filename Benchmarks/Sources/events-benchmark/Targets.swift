@@ -1,5 +1,6 @@
-/// One target of issue 7, checked against the figures of the run.
+/// One target of an issue (7 or 13), checked against the figures of the run.
 struct TargetCheck: Codable, Sendable {
+  var issue = 7
   let target: String
   /// `nil` when the run did not include the cases it needs.
   let met: Bool?
@@ -124,6 +125,115 @@ func checkTargets(_ results: [CaseResult]) -> [TargetCheck] {
     below("Progress: 1,000 register+notify work items under 1 s", "progress.broadcaster", 1000))
   checks.append(
     below("A conditioner arrival (check) under 100 ns uncontended", "receiver.check/1", 100))
+  return checks + issue13Targets(results)
+}
+
+/// The targets of issue 13, "Ahead of Foundation on every path".
+func issue13Targets(_ results: [CaseResult]) -> [TargetCheck] {
+  let byID = Dictionary(results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  func check(_ target: String, _ parts: [(label: String, value: Double?, limit: Double)])
+    -> TargetCheck
+  {
+    let measured = parts.compactMap { part in part.value.map { (part.label, $0, part.limit) } }
+    guard measured.count == parts.count else {
+      return TargetCheck(issue: 13, target: target, met: nil, detail: "not run")
+    }
+    return TargetCheck(
+      issue: 13, target: target, met: measured.allSatisfy { $0.1 <= $0.2 },
+      detail: measured.map { "\($0.0) \(format(ratio: $0.1)) (limit \(format(ratio: $0.2)))" }
+        .joined(separator: ", "))
+  }
+  func ratio(_ id: String, _ column: String) -> Double? { byID[id]?.ratios[column]?.value }
+
+  var checks = [
+    check(
+      "Sender filters: raii.object against Foundation's object: filter (nc.object)",
+      [
+        ("N=1", ratio("raii.object/1", "NC"), 1.2), ("N=10", ratio("raii.object/10", "NC"), 0.8),
+        ("N=1000", ratio("raii.object/1000", "NC"), 0.5),
+      ]),
+    check(
+      "Sender filters: raii.others (1,000 senders, one posts) against Foundation's nc.others",
+      [("", ratio("raii.others/1000", "NC"), 1.2)]),
+    check(
+      "Broadcaster.notify within 1.3x of the weak-box snapshot at every N >= 1",
+      observerCounts.filter { $0 > 0 }.map {
+        ("N=\($0)", ratio("broadcaster.notify/\($0)", "weak"), 1.3)
+      }),
+    check(
+      "Churn: every churn case at most 0.5x Foundation's (churn.nc)",
+      ["subscribe", "register", "broadcaster", "raii"].map {
+        ($0, ratio("churn.\($0)/1000", "NC"), 0.5)
+      }),
+  ]
+  let allocations = ["subscribe", "register"].map { name in
+    (name, byID["churn.\(name)/1000"]?.allocationsPerOperation)
+  }
+  checks.append(
+    allocations.contains { $0.1 == nil }
+      ? TargetCheck(
+        issue: 13, target: "Churn: subscribe and register at most 2 allocations each", met: nil,
+        detail: "not run")
+      : TargetCheck(
+        issue: 13, target: "Churn: subscribe and register at most 2 allocations each",
+        met: allocations.allSatisfy { ($0.1 ?? 0) <= 2 },
+        detail: allocations.map { "\($0.0) \(format(allocations: $0.1))" }
+          .joined(separator: ", ")))
+  checks.append(
+    check(
+      "Many threads: progress.event and progress.broadcaster no slower than progress.nc",
+      [
+        ("event", ratio("progress.event", "NC"), 1),
+        (
+          "broadcaster", ratio("progress.broadcaster", "NC"), 1
+        ),
+      ]))
+  let functionAllocations = results.filter {
+    ["event.function", "event.function.opaque"].contains($0.family)
+  }
+  checks.append(
+    TargetCheck(
+      issue: 13,
+      target: "register(_:function:) allocates nothing per delivery, inlined or not",
+      met: functionAllocations.isEmpty
+        ? nil : functionAllocations.allSatisfy { ($0.allocationsPerOperation ?? 1) == 0 },
+      detail: functionAllocations.isEmpty
+        ? "not run"
+        : functionAllocations.map { "\($0.id) \(format(allocations: $0.allocationsPerOperation))" }
+          .joined(separator: ", ")))
+  let fair = ["event", "broadcaster"].compactMap { name in
+    byID["contention.\(name)/10"]?.extras["longest churn ms"].map { (name, $0.max) }
+  }
+  let mutexChurn = byID["contention.mutex/10"]?.extras["longest churn ms"]?.max
+  checks.append(
+    TargetCheck(
+      issue: 13,
+      target: "Fairness: a register+cancel while 2 threads post flat out never waits over 10 ms",
+      met: fair.count == 2 ? fair.allSatisfy { $0.1 <= 10 } : nil,
+      detail: fair.isEmpty
+        ? "not run"
+        : fair.map { "\($0.0) longest \(format($0.1)) ms" }.joined(separator: ", ")
+          + (mutexChurn.map { "; Mutex baseline's longest \(format($0)) ms" } ?? "")))
+  let synchronous = results.filter {
+    [
+      "event.subscribe", "event.function", "event.handler", "broadcaster.notify",
+      "receiver.check", "receiver.complete",
+    ].contains($0.family) && $0.allocationsPerOperation != nil
+  }
+  let allocating = synchronous.filter { ($0.allocationsPerOperation ?? 0) > 0 }
+  checks.append(
+    TargetCheck(
+      issue: 13,
+      target: "No regression: every synchronous post allocates nothing (event.function.opaque "
+        + "is target 4's, above)",
+      met: synchronous.isEmpty ? nil : allocating.isEmpty,
+      detail: allocating.isEmpty
+        ? "\(synchronous.count) cases, all 0"
+        : allocating.map(\.id).joined(separator: ", ")))
+  checks.append(
+    check(
+      "No regression: event.subscribe within 1.3x of the Mutex snapshot at every N",
+      observerCounts.map { ("N=\($0)", ratio("event.subscribe/\($0)", "mutex"), 1.3) }))
   return checks
 }
 

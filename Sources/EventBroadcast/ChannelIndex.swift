@@ -1,0 +1,106 @@
+import EventCore
+import Synchronization
+
+/// The channels of a broadcaster by protocol, for `notify` to find without a lock.
+///
+/// `Broadcaster.channels` owns the channels and is the index's source of truth, under its lock;
+/// this is a copy of its keys and unretained channel pointers in an open-addressed table of
+/// atomic slots that `notify` reads lock-free, so a thread registering (which takes the lock)
+/// never waits behind a stream of notifications, and a notification costs no lock and no
+/// `String`-strength hash.
+///
+/// Why reading it without the lock is safe:
+/// - Only `insert`, called under `Broadcaster.channels`' lock, writes; a slot is written once:
+///   its channel first, then its key, both releasing; a reader that acquires the key sees the
+///   channel.
+/// - A full table is replaced by one twice its size, published with a releasing store; the old
+///   table stays in `tables` for as long as the index, so a reader still probing it reads valid
+///   memory, and finds there every channel published before it (a channel inserted meanwhile
+///   belongs to a registration that had not returned when the notification began).
+/// - Channels are never removed from a broadcaster, so a pointer read here is valid while the
+///   broadcaster lives, which the notifying caller guarantees.
+final class ChannelIndex: Sendable {
+  /// One slot: 0, or the bits of a protocol's `ObjectIdentifier` and of its channel's pointer.
+  final class Slot: Sendable {
+    let key = Atomic<UInt>(0)
+    let channel = Atomic<UInt>(0)
+  }
+
+  final class Table: Sendable {
+    let slots: [Slot]
+    let mask: Int
+
+    init(capacity: Int) {
+      slots = (0..<capacity).map { _ in Slot() }
+      mask = capacity - 1
+    }
+
+    /// The slot of `key`, or the empty slot where it would go. Never full (see `insert`).
+    func slot(for key: UInt) -> Slot {
+      // Fibonacci hashing of the pointer bits: type metadata addresses are aligned, so the low
+      // bits carry no information.
+      var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+      while true {
+        let slot = slots[index]
+        let found = slot.key.load(ordering: .acquiring)
+        if found == key || found == 0 { return slot }
+        index = (index + 1) & mask
+      }
+    }
+  }
+
+  /// Every table made, the current one last; guarded by the broadcaster's `channels` lock
+  /// (kept here so that old tables outlive any reader).
+  private let tables = Lock<[Table]>([Table(capacity: 8)])
+  /// The current table, unretained (kept alive by `tables`), as pointer bits.
+  private let current: Atomic<UInt>
+  /// Channels in the current table, to grow it before it is half full.
+  private let count = Atomic<Int>(0)
+
+  init() {
+    let first = tables.withLock { $0[0] }
+    current = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
+  }
+
+  /// The channel of `key`, unretained, or `nil` if none was inserted.
+  func channel(for key: ObjectIdentifier) -> Unmanaged<Channel>? {
+    let bits = UInt(bitPattern: Int(bitPattern: key))
+    let table = current.load(ordering: .acquiring)
+    return Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: table).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { table in
+        let slot = table.slot(for: bits)
+        guard slot.key.load(ordering: .acquiring) == bits else { return nil }
+        let channel = slot.channel.load(ordering: .acquiring)
+        return Unmanaged<Channel>.fromOpaque(
+          UnsafeRawPointer(bitPattern: channel).unsafelyUnwrapped)
+      }
+  }
+
+  /// Adds `channel` under `key`. Call it under `Broadcaster.channels`' lock, once per key, with
+  /// every channel in `all`.
+  func insert(_ channel: Channel, for key: ObjectIdentifier, all: [ObjectIdentifier: Channel]) {
+    tables.withLock { tables in
+      var table = tables[tables.count - 1]
+      if (count.load(ordering: .relaxed) + 1) * 2 > table.slots.count {
+        // Grow: a new table with every channel (`all` includes the new one).
+        table = Table(capacity: table.slots.count * 2)
+        for (key, channel) in all { Self.fill(table, key: key, channel: channel) }
+        tables.append(table)
+        current.store(
+          UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
+        count.store(all.count, ordering: .relaxed)
+      } else {
+        Self.fill(table, key: key, channel: channel)
+        count.add(1, ordering: .relaxed)
+      }
+    }
+  }
+
+  private static func fill(_ table: Table, key: ObjectIdentifier, channel: Channel) {
+    let bits = UInt(bitPattern: Int(bitPattern: key))
+    let slot = table.slot(for: bits)
+    slot.channel.store(
+      UInt(bitPattern: Unmanaged.passUnretained(channel).toOpaque()), ordering: .releasing)
+    slot.key.store(bits, ordering: .releasing)
+  }
+}
