@@ -19,7 +19,7 @@ private func replayCases() -> [BenchmarkCase] {
       comparisons: .delivery,
       body: .loop {
         let event = Event<Int>(replay: .latest)
-        let tokens = (0..<n).map { _ in event.subscribe(handler) }
+        let tokens = (0..<n).map { _ in event.subscribe { bench_consume($0) } }
         return Loop { iterations in
           for value in 0..<iterations { event.post(value) }
           withExtendedLifetime(tokens) {}
@@ -58,7 +58,7 @@ private func onceCases() -> [BenchmarkCase] {
         let event = Event<Int>()
         return Loop { iterations in
           for value in 0..<iterations {
-            event.subscribeOnce(handler)
+            event.subscribeOnce { bench_consume($0) }
             event.post(value)
           }
         }

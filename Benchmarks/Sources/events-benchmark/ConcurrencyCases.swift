@@ -84,7 +84,7 @@ final class EventSubject: ContentionSubject {
 
   init(observers: Int) {
     let event = event
-    tokens = (0..<observers).map { _ in event.subscribe(handler) }
+    tokens = (0..<observers).map { _ in event.subscribe { bench_consume($0) } }
   }
 
   func post(_ value: Int) {
@@ -92,7 +92,7 @@ final class EventSubject: ContentionSubject {
   }
 
   func churn() {
-    event.subscribe(handler).cancel()
+    event.subscribe { bench_consume($0) }.cancel()
   }
 }
 

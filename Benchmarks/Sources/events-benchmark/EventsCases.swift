@@ -12,7 +12,7 @@ func eventsDeliveryCases() -> [BenchmarkCase] {
         comparisons: .delivery,
         body: .loop {
           let event = Event<Int>()
-          let tokens = (0..<n).map { _ in event.subscribe(handler) }
+          let tokens = (0..<n).map { _ in event.subscribe { bench_consume($0) } }
           return Loop { iterations in
             for value in 0..<iterations { event.post(value) }
             withExtendedLifetime(tokens) {}
@@ -166,9 +166,9 @@ func churnCases() -> [BenchmarkCase] {
       comparisons: againstFoundation,
       body: .loop {
         let event = Event<Int>()
-        let tokens = (0..<others).map { _ in event.subscribe(handler) }
+        let tokens = (0..<others).map { _ in event.subscribe { bench_consume($0) } }
         return Loop { iterations in
-          for _ in 0..<iterations { event.subscribe(handler).cancel() }
+          for _ in 0..<iterations { event.subscribe { bench_consume($0) }.cancel() }
           withExtendedLifetime(tokens) {}
         }
       }),

@@ -1,5 +1,6 @@
 import Dispatch
 import Events
+import MallocCounter
 
 /// `.queue` delivery: each post enqueues one invocation per observer on a serial queue; the
 /// loop waits until the queue has run them all, so the figure is the throughput of post and
@@ -28,7 +29,7 @@ func queueCases() -> [BenchmarkCase] {
         body: .loop {
           let queue = DispatchQueue(label: "events.benchmark.event")
           let event = Event<Int>(delivery: .queue(queue))
-          let tokens = (0..<n).map { _ in event.subscribe(handler) }
+          let tokens = (0..<n).map { _ in event.subscribe { bench_consume($0) } }
           return Loop { iterations in
             for value in 0..<iterations { event.post(value) }
             queue.sync {}
