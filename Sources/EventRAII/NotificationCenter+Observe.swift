@@ -44,6 +44,16 @@ extension NotificationCenter {
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> Subscription {
+    let (lease, entry) = closureRegistration(name, object: object, delivery: delivery, handler)
+    return lease.subscribe(entry)
+  }
+
+  /// The lease and entry of a closure observation, not yet subscribed: the entry calls
+  /// `handler` on its isolation (or as `delivery` says, when it has none).
+  func closureRegistration(
+    _ name: Notification.Name?, object: AnyObject?, delivery: Delivery,
+    _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
+  ) -> (ChannelLease, ObserverEntry<PostedNotification>) {
     let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
     let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
@@ -54,7 +64,7 @@ extension NotificationCenter {
       // applied before the entry is reached: it is in its sender's group.
       withExtendedLifetime(lease) { call(posted.notification) }
     }
-    return lease.subscribe(entry)
+    return (lease, entry)
   }
 
   /// Observes notifications for as long as `owner` lives, handing the owner to the handler.

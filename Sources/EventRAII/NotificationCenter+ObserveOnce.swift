@@ -32,14 +32,7 @@ extension NotificationCenter {
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> Subscription {
-    let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
-    // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-    let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
-    let entry = ObserverEntry<PostedNotification>(
-      delivery: delivery, isolation: handler.isolation
-    ) { posted in
-      withExtendedLifetime(lease) { call(posted.notification) }
-    }
+    let (lease, entry) = closureRegistration(name, object: object, delivery: delivery, handler)
     // The sender filter is applied before the entry is reached (it sits in its sender's
     // group), so a notification from another sender never uses the single run up.
     entry.runOnce()
