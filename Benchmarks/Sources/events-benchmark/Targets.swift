@@ -125,7 +125,49 @@ func checkTargets(_ results: [CaseResult]) -> [TargetCheck] {
     below("Progress: 1,000 register+notify work items under 1 s", "progress.broadcaster", 1000))
   checks.append(
     below("A conditioner arrival (check) under 100 ns uncontended", "receiver.check/1", 100))
-  return checks + issue13Targets(results)
+  return checks + issue13Targets(results) + issue14Targets(results)
+}
+
+/// A target met when every measured ratio is at most its limit; "not run" when one is missing.
+func limitCheck(
+  issue: Int, _ target: String, _ parts: [(label: String, value: Double?, limit: Double)]
+) -> TargetCheck {
+  let measured = parts.compactMap { part in part.value.map { (part.label, $0, part.limit) } }
+  guard measured.count == parts.count else {
+    return TargetCheck(issue: issue, target: target, met: nil, detail: "not run")
+  }
+  return TargetCheck(
+    issue: issue, target: target, met: measured.allSatisfy { $0.1 <= $0.2 },
+    detail: measured.map { "\($0.0) \(format(ratio: $0.1)) (limit \(format(ratio: $0.2)))" }
+      .joined(separator: ", "))
+}
+
+/// The targets of issue 14, "Once, replay and async handlers": its cases against Foundation's
+/// or the standard library's way of doing the same.
+func issue14Targets(_ results: [CaseResult]) -> [TargetCheck] {
+  let byID = Dictionary(results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  func ratio(_ id: String, _ column: String) -> Double? { byID[id]?.ratios[column]?.value }
+  let replay = results.filter { $0.family == "replay.latest" }
+  let allocating = replay.filter { ($0.allocationsPerOperation ?? 1) > 0 }
+  return [
+    TargetCheck(
+      issue: 14, target: "A post to an event with .latest replay allocates nothing, at every N",
+      met: replay.isEmpty ? nil : allocating.isEmpty,
+      detail: replay.isEmpty
+        ? "not run"
+        : allocating.isEmpty
+          ? "\(replay.count) cases, all 0" : allocating.map(\.id).joined(separator: ", ")),
+    limitCheck(
+      issue: 14,
+      "subscribeOnce / observeOnce + post no slower than a self-removing observer (once.nc)",
+      [
+        ("subscribeOnce", ratio("once.subscribe", "NC"), 1),
+        ("observeOnce", ratio("once.observe", "NC"), 1),
+      ]),
+    limitCheck(
+      issue: 14, "An async handler's throughput within 1.2x of an AsyncStream consumer",
+      [("", ratio("async.subscribe/1", "array"), 1.2)]),
+  ]
 }
 
 /// The targets of issue 13, "Ahead of Foundation on every path".
@@ -134,14 +176,7 @@ func issue13Targets(_ results: [CaseResult]) -> [TargetCheck] {
   func check(_ target: String, _ parts: [(label: String, value: Double?, limit: Double)])
     -> TargetCheck
   {
-    let measured = parts.compactMap { part in part.value.map { (part.label, $0, part.limit) } }
-    guard measured.count == parts.count else {
-      return TargetCheck(issue: 13, target: target, met: nil, detail: "not run")
-    }
-    return TargetCheck(
-      issue: 13, target: target, met: measured.allSatisfy { $0.1 <= $0.2 },
-      detail: measured.map { "\($0.0) \(format(ratio: $0.1)) (limit \(format(ratio: $0.2)))" }
-        .joined(separator: ", "))
+    limitCheck(issue: 13, target, parts)
   }
   func ratio(_ id: String, _ column: String) -> Double? { byID[id]?.ratios[column]?.value }
 
