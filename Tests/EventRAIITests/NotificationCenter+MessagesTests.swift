@@ -26,13 +26,6 @@ where Self == NotificationCenter.BaseMessageIdentifier<DidSave> {
   fileprivate static var didSave: Self { .init() }
 }
 
-/// Waits for `signal` on a thread of its own, so the cooperative pool stays free to deliver.
-private func arrival(of signal: Signal) async -> Bool {
-  await withCheckedContinuation { continuation in
-    Thread { continuation.resume(returning: signal.wait(seconds: 10)) }.start()
-  }
-}
-
 @Suite("Typed messages")
 struct TypedMessageTests {
   @Test("an asynchronous message reaches the handler until the token is cancelled")
@@ -45,13 +38,13 @@ struct TypedMessageTests {
       delivered.fire()
     }
     center.post(DidSave(path: "a"))
-    #expect(await arrival(of: delivered))
+    #expect(await delivered.arrival())
     token.cancel()
 
     let witness = Signal()
     let other = center.observe(for: DidSave.self) { _ in witness.fire() }
     center.post(DidSave(path: "b"))
-    #expect(await arrival(of: witness))
+    #expect(await witness.arrival())
     #expect(paths.values == ["a"])
     other.cancel()
   }
@@ -67,7 +60,7 @@ struct TypedMessageTests {
     let witness = Signal()
     let other = center.observe(for: DidSave.self) { _ in witness.fire() }
     center.post(DidSave(path: "a"))
-    #expect(await arrival(of: witness))
+    #expect(await witness.arrival())
     #expect(calls.count == 0)
     other.cancel()
   }
@@ -84,11 +77,11 @@ struct TypedMessageTests {
     }
     center.post(DidSave(path: "other"), subject: Document())
     center.post(DidSave(path: "watched"), subject: watched)
-    #expect(await arrival(of: delivered))
+    #expect(await delivered.arrival())
     let witness = Signal()
     let other = center.observe(for: DidSave.self) { _ in witness.fire() }
     center.post(DidSave(path: "later"), subject: Document())
-    #expect(await arrival(of: witness))
+    #expect(await witness.arrival())
     #expect(paths.values == ["watched"])
     token.cancel()
     other.cancel()
@@ -103,7 +96,7 @@ struct TypedMessageTests {
     let calls = Counter()
     let token = center.observe(for: DidSave.self) { @HeldActor _ in calls.increment() }
     center.post(DidSave(path: "a"))
-    #expect(await arrival(of: HeldActor.executor.enqueued), "the delivery never reached the actor")
+    #expect(await HeldActor.executor.enqueued.arrival(), "the delivery never reached the actor")
     token.cancel()
     HeldActor.executor.runEnqueued()
     #expect(calls.count == 0)

@@ -58,17 +58,8 @@ struct SenderFilterTests {
     let calls = Counter()
     let token = center.observe(.filtered, object: device) { _ in calls.increment() }
     device = nil
-    var candidates: [Device] = []
-    var impostor: Device?
-    for _ in 0..<10_000 {
-      let candidate = Device()
-      if ObjectIdentifier(candidate) == address {
-        impostor = candidate
-        break
-      }
-      candidates.append(candidate)
-    }
-    let reused = try #require(impostor, "the allocator never reused the address")
+    let reused = try #require(
+      allocate(at: address) { Device() }, "the allocator never reused the address")
     center.post(name: .filtered, object: reused)
     #expect(calls.count == 0)
     token.cancel()
@@ -155,17 +146,8 @@ struct SenderFilterTests {
     let stale = Counter()
     let staleToken = center.observe(.filtered, object: device) { _ in stale.increment() }
     device = nil
-    var candidates: [Device] = []
-    var impostor: Device?
-    for _ in 0..<10_000 {
-      let candidate = Device()
-      if ObjectIdentifier(candidate) == address {
-        impostor = candidate
-        break
-      }
-      candidates.append(candidate)
-    }
-    let reused = try #require(impostor, "the allocator never reused the address")
+    let reused = try #require(
+      allocate(at: address) { Device() }, "the allocator never reused the address")
     let fresh = Counter()
     let freshToken = center.observe(.filtered, object: reused) { _ in fresh.increment() }
     center.post(name: .filtered, object: reused)
