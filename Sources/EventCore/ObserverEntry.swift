@@ -24,7 +24,7 @@ public import Synchronization
   @usableFromInline package let key: ObjectIdentifier?
   /// The observer of a registration made with one; `nil` for a closure, or once it is gone.
   /// A weak load: read it outside any lock.
-  @usableFromInline package weak let observer: AnyObject?
+  @exclusivity(unchecked) @usableFromInline package private(set) weak var observer: AnyObject?
   @usableFromInline let handler: Handler
 
   /// The entry's place in registration order among the entries of several lists that one post

@@ -33,7 +33,7 @@ public final class Subscription: Hashable, Sendable {
   /// A list registration's entry, which is its own liveness. Weak, so that an entry the list
   /// dropped (its observer or owner died) is released, with its handler and what that captured,
   /// even while the token lives on.
-  private weak let registration: Liveness?
+  private let registration: WeakReference<Liveness>
 
   /// Whether releasing the token ends the registration: `false` for registrations that last as
   /// long as their observer, whose token the caller may drop.
@@ -60,7 +60,7 @@ public final class Subscription: Hashable, Sendable {
   @usableFromInline package init(liveness: Liveness, _ onCancel: @escaping @Sendable () -> Void) {
     self.ownLiveness = liveness
     self.action = Lock(onCancel)
-    self.registration = nil
+    self.registration = WeakReference(nil)
     self.cancelsOnDeinit = true
   }
 
@@ -68,7 +68,7 @@ public final class Subscription: Hashable, Sendable {
   @usableFromInline package init(registration: Liveness, cancelsOnDeinit: Bool) {
     self.ownLiveness = nil
     self.action = nil
-    self.registration = registration
+    self.registration = WeakReference(registration)
     self.cancelsOnDeinit = cancelsOnDeinit
   }
 
@@ -77,7 +77,7 @@ public final class Subscription: Hashable, Sendable {
   }
 
   /// The state the delivery path checks; `nil` once a list registration's entry is gone.
-  package var liveness: Liveness? { ownLiveness ?? registration }
+  package var liveness: Liveness? { ownLiveness ?? registration.object }
 
   /// Whether the registration has been cancelled or dropped, without the side effects of
   /// ``isCancelled``.
@@ -105,7 +105,7 @@ public final class Subscription: Hashable, Sendable {
       }
       body?()
     } else {
-      registration?.endRegistration()
+      registration.object?.endRegistration()
     }
     OwnerBindings.detach(self)
   }

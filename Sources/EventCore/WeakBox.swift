@@ -5,7 +5,7 @@
 /// exists to avoid: a load yields a strong reference, and dropping that reference can run the
 /// object's `deinit`, which must never happen while one of our locks is held.
 @usableFromInline package final class WeakBox: @unchecked Sendable {
-  package weak let object: AnyObject?
+  package private(set) weak var object: AnyObject?
 
   /// Identity of the object at the time it was boxed, for keyed lookups.
   @usableFromInline package let identifier: ObjectIdentifier

@@ -45,7 +45,7 @@ final class NotificationChannel: Sendable {
   /// The observers of every sender.
   let observers = ObserverList<PostedNotification>()
   /// Weak, so that dropping a `NotificationCenter()` instance frees it even while tokens live.
-  private weak let center: NotificationCenter?
+  private let center: WeakReference<NotificationCenter>
 
   private struct SenderRecord: Sendable {
     let group: SenderGroup
@@ -64,7 +64,7 @@ final class NotificationChannel: Sendable {
 
   init(center: NotificationCenter, name: Notification.Name?) {
     self.key = ChannelKey(center: ObjectIdentifier(center), name: name)
-    self.center = center
+    self.center = WeakReference(center)
   }
 
   /// Whether this channel was made for `center`.
@@ -73,7 +73,7 @@ final class NotificationChannel: Sendable {
   /// `nil` (this channel's center died; `center` merely reuses its address) or `center` itself,
   /// whose release cannot be the last one, so no `deinit` runs here.
   func belongs(to center: NotificationCenter) -> Bool {
-    self.center === center
+    self.center.object === center
   }
 
   /// Inserts `entry` into the list of `group`, or of every sender when `group` is `nil`, after
@@ -149,7 +149,7 @@ final class NotificationChannel: Sendable {
 
   /// Removes `registration` from the center, if the center still lives. Call it outside any lock.
   func unregister(_ registration: CenterRegistration) {
-    center?.removeObserver(registration.token)
+    center.object?.removeObserver(registration.token)
   }
 
   /// Delivers `notification` to the observers of every sender and to those of its sender, merged

@@ -34,7 +34,8 @@ enum BroadcastDemo {
 
     await report.scenario("the sticker panel goes away mid-run and is skipped, with no unregister")
     {
-      weak let stickers = screen.stickers
+      weak var stickers: StickerPanel?
+      stickers = screen.stickers
       report.check(
         Broadcaster.observerCount((any KeyboardObserver).self) == 3, "3 observers before the hide")
       system.hide()
@@ -59,7 +60,8 @@ enum BroadcastDemo {
         DemoLog.event("witness: KeyboardWillShow was posted")
         witness.record("posted")
       }
-      weak let releasedMediator = mediator
+      weak var releasedMediator: KeyboardMediator?
+      releasedMediator = mediator
       mediator = nil
       DemoLog.event("mediator released (it never called removeObserver)")
       system.show(height: 280)

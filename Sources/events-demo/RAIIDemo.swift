@@ -51,7 +51,8 @@ enum RAIIDemo {
     let updates = Arrivals<String>()
     let kitchen = TemperatureLabel("kitchen", center: center, updates: updates)
     var bedroom: TemperatureLabel? = TemperatureLabel("bedroom", center: center, updates: updates)
-    weak let releasedBedroom = bedroom
+    weak var releasedBedroom: TemperatureLabel?
+    releasedBedroom = bedroom
     sensor.report(19.5)
     bedroom = nil
     DemoLog.event("bedroom label released (no deinit code, no removeObserver)")
@@ -68,7 +69,8 @@ enum RAIIDemo {
     let hall = Sensor("hall", center: center)
     let garage = Sensor("garage", center: center)
     var heater: Heater? = Heater()
-    weak let releasedHeater = heater
+    weak var releasedHeater: Heater?
+    releasedHeater = heater
     let adjustments = heater!.adjustments
     let token = center.observe(
       .temperatureDidChange, object: hall, target: heater!, action: Heater.adjust)

@@ -61,7 +61,8 @@ enum TypedDemo {
   private static func tuplePayloads(_ report: DemoReport) {
     let shown = Arrivals<String>()
     var list: DownloadList? = DownloadList(shown: shown)
-    weak let releasedList = list
+    weak var releasedList: DownloadList?
+    releasedList = list
     Downloads.didFinish.register(list!, function: DownloadList.show)
     Downloads.didFinish.register(Analytics.self, function: Analytics.logDownload)
     DemoLog.event("post Downloads.didFinish(\"report.pdf\", 48213)")

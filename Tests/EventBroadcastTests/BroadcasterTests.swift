@@ -366,11 +366,11 @@ struct BroadcasterReentrancyTests {
   func releaseDuringNotify() {
     let first = Listener("first", log: log)
     var second: Listener? = Listener("second", log: log)
-    weak let weakSecond = second
+    let weakSecond = Weak(second)
     var goneDuringNotify = false
     first.onUpdate = { _ in
       second = nil
-      goneDuringNotify = weakSecond == nil
+      goneDuringNotify = weakSecond.object == nil
     }
     hub.register((any Update).self, observer: first)
     hub.register((any Update).self, observer: second!)

@@ -52,11 +52,11 @@ struct NotificationReceiverEventTests {
   func receiverNotRetained() {
     let pages = Event<Int>()
     var receiver: NotificationReceiver? = NotificationReceiver()
-    weak let weakReceiver = receiver
+    let weakReceiver = Weak(receiver)
     receiver?.add(NotificationConditioner("pages"))
     let counting = receiver!.listen(to: pages, as: "pages")
     receiver = nil
-    #expect(weakReceiver == nil)
+    #expect(weakReceiver.object == nil)
     pages.post(1)
     withExtendedLifetime(counting) {}
   }

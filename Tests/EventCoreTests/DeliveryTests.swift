@@ -65,7 +65,7 @@ struct DeliveryTests {
     let list = ObserverList<Int>()
     let calls = Counter()
     var observer: Tracked? = Tracked()
-    weak let weakObserver = observer
+    let weakObserver = Weak(observer)
     let entry = ObserverEntry<Int>(observer: observer!, keyed: true, delivery: .queue(queue)) {
       _, _ in calls.increment()
     }
@@ -74,7 +74,7 @@ struct DeliveryTests {
     queue.async { _ = hold.wait() }
     list.post(1)
     observer = nil
-    #expect(weakObserver == nil, "a queued delivery must not retain the observer")
+    #expect(weakObserver.object == nil, "a queued delivery must not retain the observer")
     hold.fire()
     #expect(drain(queue))
     #expect(calls.count == 0)

@@ -79,11 +79,11 @@ struct ObserverListTests {
     let list = ObserverList<Int>()
     let log = Recorder<String>()
     var a: Listener? = Listener("A", log: log)
-    weak let weakA = a
+    let weakA = Weak(a)
     register(list, a!)
     #expect(list.count == 1)
     a = nil
-    #expect(weakA == nil)
+    #expect(weakA.object == nil)
     list.post(1)
     #expect(log.values.isEmpty)
     #expect(list.count == 0)
@@ -140,11 +140,11 @@ struct ObserverListTests {
     let list = ObserverList<Int>()
     let log = Recorder<String>()
     nonisolated(unsafe) var victim: Listener? = Listener("victim", log: log)
-    weak let weakVictim = victim
+    let weakVictim = Weak(victim)
     let deallocatedDuringPost = Counter()
     let first = subscribe(list) { _ in
       victim = nil
-      if weakVictim == nil { deallocatedDuringPost.increment() }
+      if weakVictim.object == nil { deallocatedDuringPost.increment() }
     }
     register(list, victim!)
     list.post(1)

@@ -62,7 +62,7 @@ struct SubscriptionTests {
   func bindKeepsAliveWhileOwnerLives() {
     let runs = Counter()
     var owner: Tracked? = Tracked()
-    weak let weakOwner = owner
+    let weakOwner = Weak(owner)
     weak var weakSubscription: Subscription?
     do {
       let subscription = Subscription { runs.increment() }.bind(to: owner!)
@@ -72,7 +72,7 @@ struct SubscriptionTests {
     #expect(weakSubscription?.isCancelled == false)
     #expect(runs.count == 0)
     owner = nil
-    #expect(weakOwner == nil, "binding does not retain the owner")
+    #expect(weakOwner.object == nil, "binding does not retain the owner")
     if let subscription = weakSubscription {
       #expect(subscription.isCancelled)
     }

@@ -61,10 +61,10 @@ struct ChannelRegistryTests {
   @Test("a center is not kept alive by its observers, and their tokens outlive it safely")
   func centerIsNotRetained() {
     var center: NotificationCenter? = NotificationCenter()
-    weak let weakCenter = center
+    let weakCenter = Weak(center)
     let token = center?.observe(.channel) { _ in }
     center = nil
-    #expect(weakCenter == nil)
+    #expect(weakCenter.object == nil)
     token?.cancel()
     #expect(token?.isCancelled == true)
   }

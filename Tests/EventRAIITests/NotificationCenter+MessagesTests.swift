@@ -133,12 +133,12 @@ struct TypedMessageTests {
   @Test("releasing a message token releases its center")
   func releasedTokenReleasesCenter() {
     var center: NotificationCenter? = NotificationCenter()
-    weak let weakCenter = center
+    let weakCenter = Weak(center)
     var token = center?.observe(for: DidSave.self) { _ in }
     center = nil
     token?.cancel()
     #expect(token?.isCancelled == true)
     token = nil
-    #expect(weakCenter == nil)
+    #expect(weakCenter.object == nil)
   }
 }

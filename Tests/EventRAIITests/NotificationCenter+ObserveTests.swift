@@ -260,12 +260,12 @@ struct ReentrancyTests {
   func releasedMeansGone() {
     let center = NotificationCenter()
     let holder = Mutex<Sender?>(Sender())
-    weak let weakOwner = holder.withLock { $0 }
+    let weakOwner = Weak(holder.withLock { $0 })
     let goneInFirst = Recorder<Bool>()
     let calls = Counter()
     let first = center.observe(.ping) { _ in
       holder.withLock { $0 = nil }
-      goneInFirst.record(weakOwner == nil)
+      goneInFirst.record(weakOwner.object == nil)
     }
     if let owner = holder.withLock({ $0 }) {
       center.observe(.ping, owner: owner) { _, _ in calls.increment() }

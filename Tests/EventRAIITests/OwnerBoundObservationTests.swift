@@ -40,13 +40,13 @@ struct OwnerBoundObservationTests {
     let center = NotificationCenter()
     let calls = Counter()
     var owner: Owner? = Owner()
-    weak let weakOwner = owner
+    let weakOwner = Weak(owner)
     if let owner {
       center.observe(.owned, owner: owner) { _, _ in calls.increment() }
     }
     center.post(name: .owned, object: nil)
     owner = nil
-    #expect(weakOwner == nil)
+    #expect(weakOwner.object == nil)
     center.post(name: .owned, object: nil)
     #expect(calls.count == 1)
   }
@@ -56,16 +56,16 @@ struct OwnerBoundObservationTests {
     let center = NotificationCenter()
     var owner: Owner? = Owner()
     var captured: Tracked? = Tracked("captured")
-    weak let weakCaptured = captured
+    let weakCaptured = Weak(captured)
     if let owner, let captured {
       center.observe(.owned, owner: owner) { _, _ in _ = captured.name }
     }
     captured = nil
-    #expect(weakCaptured != nil)
+    #expect(weakCaptured.object != nil)
     owner = nil
     // On Apple platforms the registration goes with the owner; on Linux the next post purges it.
     center.post(name: .owned, object: nil)
-    #expect(weakCaptured == nil)
+    #expect(weakCaptured.object == nil)
   }
 
   @Test("several observations on one owner each deliver once")

@@ -30,10 +30,10 @@ struct SenderFilterTests {
   func senderIsWeak() {
     let center = NotificationCenter()
     var device: Device? = Device()
-    weak let weakDevice = device
+    let weakDevice = Weak(device)
     let token = center.observe(.filtered, object: device) { _ in }
     device = nil
-    #expect(weakDevice == nil)
+    #expect(weakDevice.object == nil)
     token.cancel()
   }
 
@@ -163,7 +163,7 @@ struct SenderFilterTests {
   func groupLeavesWithLastObservation() {
     let center = NotificationCenter()
     var device: Device? = Device()
-    weak let weakDevice = device
+    let weakDevice = Weak(device)
     let calls = Counter()
     var tokens = (0..<3).map { _ in
       center.observe(.filtered, object: device) { _ in calls.increment() }
@@ -174,7 +174,7 @@ struct SenderFilterTests {
     center.post(name: .filtered, object: device)
     #expect(calls.count == 3)
     device = nil
-    #expect(weakDevice == nil)
+    #expect(weakDevice.object == nil)
     #expect(!ChannelRegistry.shared.hasChannel(center: center, name: .filtered))
   }
 }

@@ -56,11 +56,11 @@ struct TargetActionObservationTests {
     let center = NotificationCenter()
     let calls = Counter()
     var screen: Screen? = Screen(calls: calls)
-    weak let weakScreen = screen
+    let weakScreen = Weak(screen)
     let token = screen.map { center.observe(.action, target: $0, action: Screen.refresh) }
     center.post(name: .action, object: nil)
     screen = nil
-    #expect(weakScreen == nil)
+    #expect(weakScreen.object == nil)
     center.post(name: .action, object: nil)
     #expect(calls.count == 1)
     // The post that found the target gone purged its registration.

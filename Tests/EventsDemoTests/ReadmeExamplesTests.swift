@@ -78,14 +78,14 @@ struct ReadmeExamplesTests {
     let log = Recorder<String>()
     let token = center.observe(.themeDidChange) { note in log.record(note.name.rawValue) }
     var screen: ThemeScreen? = ThemeScreen(center: center)
-    weak let weakScreen = screen
+    let weakScreen = Weak(screen)
     center.post(name: .themeDidChange, object: nil)
     token.cancel()
     center.post(name: .themeDidChange, object: nil)
     #expect(log.values == ["ThemeDidChange"])
     #expect(screen?.restyles == 2)
     screen = nil
-    #expect(weakScreen == nil)
+    #expect(weakScreen.object == nil)
     center.post(name: .themeDidChange, object: nil)
   }
 

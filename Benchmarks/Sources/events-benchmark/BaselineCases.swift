@@ -6,7 +6,7 @@ import Synchronization
 /// `@unchecked Sendable`: `target` is written once, in `init`; the runtime makes weak loads
 /// atomic.
 final class WeakTargetBox: @unchecked Sendable {
-  weak let target: Target?
+  private(set) weak var target: Target?
 
   init(_ target: Target) {
     self.target = target
