@@ -1,7 +1,3 @@
-#if canImport(ObjectiveC)
-  import Synchronization
-#endif
-
 /// A token that keeps one registration alive and ends it when cancelled or released.
 ///
 /// Every registration in Events hands back a `Subscription`. Keep it in a property, a `Set`, or a
@@ -38,12 +34,6 @@ public final class Subscription: Hashable, Sendable {
   /// Whether releasing the token ends the registration: `false` for registrations that last as
   /// long as their observer, whose token the caller may drop.
   private let cancelsOnDeinit: Bool
-
-  #if canImport(ObjectiveC)
-    /// The owners this token rides on as an associated object (see `OwnerBindings`), so that
-    /// cancelling detaches it from them; created by the first `bind(to:)`.
-    let boundOwners = AtomicLazyReference<OwnerBindings.Owners>()
-  #endif
 
   /// Creates a subscription that runs `onCancel` once, when it is cancelled or deinitialized.
   ///
@@ -107,7 +97,6 @@ public final class Subscription: Hashable, Sendable {
     } else {
       registration.object?.endRegistration()
     }
-    OwnerBindings.detach(self)
   }
 
   /// Whether the registration has ended.
