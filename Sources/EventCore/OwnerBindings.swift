@@ -14,7 +14,7 @@
 /// lists drop ended subscriptions the same way, however they ended: in a sweep that runs when
 /// the list has doubled since the last one. An owner that binds in a loop then holds at most
 /// about twice its live bindings, and each `bind` costs amortised O(1).
-enum OwnerBindings {
+package enum OwnerBindings {
   #if canImport(ObjectiveC)
     /// The key of an owner's `BoundList`: the address of an object that lives as long as the
     /// process and is used for nothing else.
@@ -32,7 +32,7 @@ enum OwnerBindings {
 
     /// The number of subscriptions `owner` holds, ended ones included, for tests.
     package static func bindingCount(of owner: AnyObject) -> Int {
-      existingList(of: owner)?.count(where: { _ in true }) ?? 0
+      existingList(of: owner)?.elements.count ?? 0
     }
 
     private static func list(of owner: AnyObject) -> BoundList<Subscription> {
@@ -71,8 +71,7 @@ enum OwnerBindings {
 
     /// The number of bindings to `owner` in the registry, ended ones included, for tests.
     package static func bindingCount(of owner: AnyObject) -> Int {
-      let identifier = ObjectIdentifier(owner)
-      return registry.count { $0.owner.identifier == identifier }
+      registry.elements.count { $0.owner.object === owner }
     }
   #endif
 }
@@ -123,9 +122,8 @@ final class BoundList<Element: Sendable>: Sendable {
     return dropped
   }
 
-  /// The number of elements for which `isCounted` holds. It runs under the lock: it must not
-  /// load weak references or call out.
-  func count(where isCounted: (Element) -> Bool) -> Int {
-    contents.withLock { contents in contents.elements.count(where: isCounted) }
+  /// The elements now (those a sweep in progress took out excepted), for tests.
+  var elements: [Element] {
+    contents.withLock { $0.elements }
   }
 }
