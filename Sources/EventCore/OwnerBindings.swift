@@ -25,8 +25,8 @@ package enum OwnerBindings {
     private static let creation = Lock(())
 
     static func retain(_ subscription: Subscription, whileAlive owner: AnyObject) {
-      // Released here, outside the list's lock: they ended already, so their release runs no
-      // cancellation action.
+      // The tokens the sweep dropped are released here, outside any lock: a release may run a
+      // token's deinit.
       _ = list(of: owner).append(subscription) { !$0.hasEnded }
     }
 

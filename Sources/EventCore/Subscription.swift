@@ -144,6 +144,10 @@ public final class Subscription: Hashable, Sendable {
   /// no associated objects, a registry releases it lazily, on a later `bind(to:)`.
   /// You may bind one subscription to several owners: it ends when the first of them is gone.
   ///
+  /// Bind to an object whose lifetime you control. On Apple platforms some objects are never
+  /// deallocated: tagged pointers (a small `NSNumber` such as `5 as NSNumber`, a short
+  /// `NSString`), constant strings and class objects. A subscription bound to one never ends.
+  ///
   /// - Parameter owner: The object whose lifetime bounds the registration.
   /// - Returns: The subscription itself, so the call can end a chain.
   @discardableResult
