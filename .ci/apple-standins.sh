@@ -6,12 +6,13 @@
 #
 # With those modules on the search path, `#if canImport(ObjectiveC)`, `canImport(UIKit)` and the
 # others take their Apple branch, and every module of the package, and each test target with such
-# a branch, is type-checked as SwiftPM builds it: Swift 6, the manifest's upcoming features,
-# warnings as errors. Then the snippets in .ci/apple-standins/snippets check that the names the
-# docs give for files that import SwiftUI, Combine or RealityKit resolve, and that the plain names
-# really are ambiguous there (so that the stand-ins keep meeting ours). Last come two checks no
-# compiler can make here: integer literals that need 64 bits, and UIApplication.shared outside a
-# declaration unavailable in app extensions. CONTRIBUTING.md says what this cannot catch.
+# a branch, is compiled to SIL as SwiftPM builds it: Swift 6, the manifest's upcoming features,
+# warnings as errors. Then snippets (.ci/apple-standins/snippets, and the docs' examples that
+# import SwiftUI, Combine or RealityKit) check that the names the docs give for such files
+# resolve, and that the plain names really are ambiguous there (so that the stand-ins keep
+# meeting ours). ChannelIndex.swift, which hashes pointer bits, is compiled for a 32-bit CPU, as
+# for arm64_32; and UIApplication.shared must be unavailable in app extensions, which no compiler
+# checks here. CONTRIBUTING.md says what this cannot catch.
 #
 #   bash .ci/apple-standins.sh
 set -euo pipefail
@@ -34,10 +35,6 @@ language=(
 )
 flags=("${language[@]}" -package-name events -enable-testing -I "$out/modules")
 
-# Modules for the test targets: Swift Testing's macros come from the toolchain's plug-ins.
-toolchain=$(dirname "$(dirname "$(command -v swiftc)")")
-test_flags=(-plugin-path "$toolchain/lib/swift/host/plugins/testing")
-
 # SwiftUI re-exports Combine, so Combine comes first.
 for name in ObjectiveC CoreGraphics UIKit Combine SwiftUI RealityKit; do
   swiftc -emit-module -parse-as-library -swift-version 6 -I "$out/modules" -module-name "$name" \
@@ -48,11 +45,10 @@ done
 # overflow), and emits its interface for the modules that import it.
 module() {
   local name=$1 path=$2
-  shift 2
   local sources
   mapfile -t sources < <(find "$path" -name '*.swift' | sort)
   echo "  $name"
-  swiftc -wmo -emit-module -parse-as-library "${flags[@]}" "$@" -module-name "$name" \
+  swiftc -wmo -emit-module -parse-as-library "${flags[@]}" -module-name "$name" \
     "${sources[@]}" -emit-module-path "$out/modules/$name.swiftmodule"
 }
 
@@ -61,13 +57,13 @@ for name in EventCore EventRAII EventBroadcast EventTyped EventConditions Events
   module "$name" "Sources/$name"
 done
 module events_demo Sources/events-demo
-module EventTestSupport Tests/EventTestSupport "${test_flags[@]}"
+module EventTestSupport Tests/EventTestSupport
 # Test targets with a branch of their own that the stand-ins switch; the others compile the same
 # here as in the normal build.
 for path in Tests/*Tests; do
   if grep -rqE 'canImport\((ObjectiveC|UIKit|Combine|SwiftUI|RealityKit|CoreGraphics)\)' "$path"
   then
-    module "$(basename "$path")" "$path" "${test_flags[@]}"
+    module "$(basename "$path")" "$path"
   fi
 done
 
@@ -80,7 +76,7 @@ os.makedirs(out, exist_ok=True)
 apple = re.compile(r"^import (SwiftUI|Combine|RealityKit)$", re.M)
 for path in paths:
     text = open(path, encoding="utf-8").read()
-    for number, match in enumerate(re.finditer(r"^```swift\n(.*?)^```", text, re.M | re.S)):
+    for match in re.finditer(r"^```swift\n(.*?)^```", text, re.M | re.S):
         if apple.search(match.group(1)):
             line = text.count("\n", 0, match.start()) + 2
             name = re.sub(r"\W", "-", path) + f"-{line}.swift"
@@ -107,14 +103,16 @@ done
 # arm64_32 (watchOS devices) has a 32-bit Int and UInt. No Apple target compiles here without
 # its SDK, but Embedded Swift's standard library for a 32-bit CPU ships with the toolchain: the
 # file that hashes pointer bits is compiled to SIL there (where literal overflow is diagnosed),
-# against stand-ins for the two types it takes from the rest of the package.
+# against stand-ins for the two types it takes from the rest of the package (.ci/apple-standins/
+# 32-bit; give them what ChannelIndex.swift starts using).
 echo "32-bit:"
 echo "  ChannelIndex.swift"
 embedded=(-target armv7-none-none-eabi -enable-experimental-feature Embedded -wmo -parse-as-library)
 mkdir -p "$out/32-bit"
-swiftc "${embedded[@]}" -emit-module -module-name EventCore "$standins/32-bit/EventCore.swift" \
-  -emit-module-path "$out/32-bit/EventCore.swiftmodule" 2>/dev/null
-swiftc "${embedded[@]}" -emit-sil -o /dev/null "${language[@]}" -I "$out/32-bit" -module-name EventBroadcast Sources/EventBroadcast/ChannelIndex.swift \
+swiftc "${embedded[@]}" "${language[@]}" -emit-module -module-name EventCore \
+  "$standins/32-bit/EventCore.swift" -emit-module-path "$out/32-bit/EventCore.swiftmodule"
+swiftc "${embedded[@]}" "${language[@]}" -emit-sil -o /dev/null -I "$out/32-bit" \
+  -module-name EventBroadcast Sources/EventBroadcast/ChannelIndex.swift \
   "$standins/32-bit/Channel.swift"
 
 # Availability in app extensions is checked only when compiling for an Apple target: each
