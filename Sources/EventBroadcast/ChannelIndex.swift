@@ -38,8 +38,10 @@ final class ChannelIndex: Sendable {
     /// The slot of `key`, or the empty slot where it would go. Never full (see `insert`).
     func slot(for key: UInt) -> Slot {
       // Fibonacci hashing of the pointer bits: type metadata addresses are aligned, so the low
-      // bits carry no information.
-      var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+      // bits carry no information. In 64 bits on every platform: `UInt` has 32 on arm64_32
+      // (watchOS devices), where the constant would not fit and `>> 32` would leave nothing.
+      let hash = UInt64(key) &* 0x9E37_79B9_7F4A_7C15
+      var index = Int(truncatingIfNeeded: hash >> 32) & mask
       while true {
         let slot = slots[index]
         let found = slot.key.load(ordering: .acquiring)

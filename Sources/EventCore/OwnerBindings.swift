@@ -4,43 +4,54 @@
 
 /// Keeps bound subscriptions alive for as long as their owners live.
 ///
-/// On Apple platforms each subscription rides on its owner as an associated object, so it is
-/// released, and so cancelled, when the owner is; cancelling it detaches it from its owners, so
-/// an owner that binds and cancels in a loop does not keep every token for its whole life. Linux
-/// has no associated objects: there a registry holds the subscriptions with weak references to
-/// their owners and drops the dead and the cancelled ones in a sweep that runs when the registry
-/// has doubled since the last one, so its size stays proportional to the live bindings and each
-/// `bind` costs amortised O(1).
-enum OwnerBindings {
+/// On Apple platforms each owner carries the list of its subscriptions as an associated object,
+/// so they are released, and so cancelled, when the owner is. Linux has no associated objects:
+/// there one registry holds every binding with a weak reference to its owner, and cancels the
+/// bindings whose owner is gone.
+///
+/// A registration can end without its token's `cancel()`: a once-registration after its call,
+/// an `unregister`, a re-registration, its observer's death. Nothing tells the token, so both
+/// lists drop ended subscriptions the same way, however they ended: in a sweep that runs when
+/// the list has doubled since the last one. An owner that binds in a loop then holds at most
+/// about twice its live bindings, and each `bind` costs amortised O(1).
+package enum OwnerBindings {
   #if canImport(ObjectiveC)
-    /// The owners a subscription is attached to, held weakly.
-    final class Owners: Sendable {
-      let boxes = Lock<[WeakBox]>([])
-    }
+    /// The key of an owner's `BoundList`: the address of an object that lives as long as the
+    /// process and is used for nothing else.
+    private final class Key: Sendable {}
+    private static let key = Key()
+    /// Serialises creating an owner's list, so that two threads binding to the same owner at
+    /// once share one.
+    private static let creation = Lock(())
 
     static func retain(_ subscription: Subscription, whileAlive owner: AnyObject) {
-      objc_setAssociatedObject(owner, key(subscription), subscription, .OBJC_ASSOCIATION_RETAIN)
-      let owners =
-        subscription.boundOwners.load() ?? subscription.boundOwners.storeIfNil(Owners())
-      owners.boxes.withLock { $0.append(WeakBox(owner)) }
+      // The tokens the sweep dropped are released here, outside any lock: a release may run a
+      // token's deinit.
+      _ = list(of: owner).append(subscription) { !$0.hasEnded }
     }
 
-    /// Removes the cancelled `subscription` from the owners it is attached to. The weak loads,
-    /// and the release of the token that removing it may cause, happen outside any lock.
-    static func detach(_ subscription: Subscription) {
-      guard let owners = subscription.boundOwners.load() else { return }
-      let boxes = owners.boxes.withLock { boxes in
-        defer { boxes = [] }
-        return boxes
-      }
-      for box in boxes {
-        guard let owner = box.object else { continue }
-        objc_setAssociatedObject(owner, key(subscription), nil, .OBJC_ASSOCIATION_RETAIN)
+    /// The number of subscriptions `owner` holds, ended ones included, for tests.
+    package static func bindingCount(of owner: AnyObject) -> Int {
+      existingList(of: owner)?.elements.count ?? 0
+    }
+
+    private static func list(of owner: AnyObject) -> BoundList<Subscription> {
+      if let list = existingList(of: owner) { return list }
+      return creation.withLock { _ in
+        if let list = existingList(of: owner) { return list }
+        // The owner had no list under this key, so setting it releases nothing.
+        let list = BoundList<Subscription>(sweepsFrom: 8)
+        objc_setAssociatedObject(owner, address(of: key), list, .OBJC_ASSOCIATION_RETAIN)
+        return list
       }
     }
 
-    private static func key(_ subscription: Subscription) -> UnsafeRawPointer {
-      UnsafeRawPointer(Unmanaged.passUnretained(subscription).toOpaque())
+    private static func existingList(of owner: AnyObject) -> BoundList<Subscription>? {
+      objc_getAssociatedObject(owner, address(of: key)) as? BoundList<Subscription>
+    }
+
+    private static func address(of key: Key) -> UnsafeRawPointer {
+      UnsafeRawPointer(Unmanaged.passUnretained(key).toOpaque())
     }
   #else
     private struct Binding: Sendable {
@@ -48,44 +59,71 @@ enum OwnerBindings {
       let subscription: Subscription
     }
 
-    private struct Registry: Sendable {
-      var bindings: [Binding] = []
-      var sweepThreshold = 64
-    }
-
-    private static let registry = Lock(Registry())
+    private static let registry = BoundList<Binding>(sweepsFrom: 64)
 
     static func retain(_ subscription: Subscription, whileAlive owner: AnyObject) {
       let binding = Binding(owner: WeakBox(owner), subscription: subscription)
-      let due = registry.withLock { registry -> [Binding]? in
-        registry.bindings.append(binding)
-        guard registry.bindings.count >= registry.sweepThreshold else { return nil }
-        defer { registry.bindings = [] }
-        return registry.bindings
+      let dropped = registry.append(binding) { !$0.subscription.hasEnded && $0.owner.isAlive }
+      for binding in dropped where !binding.subscription.hasEnded {
+        binding.subscription.cancel()
       }
-      if let due { sweep(due) }
     }
 
-    /// Nothing to do at once: the next sweep drops the cancelled binding.
-    static func detach(_ subscription: Subscription) {}
-
-    /// Checks owners outside the lock (a weak load may end in a `deinit`), cancels the bindings
-    /// whose owner is gone, and puts the rest back.
-    private static func sweep(_ bindings: [Binding]) {
-      var kept: [Binding] = []
-      var ended: [Subscription] = []
-      for binding in bindings where !binding.subscription.hasEnded {
-        if binding.owner.isAlive {
-          kept.append(binding)
-        } else {
-          ended.append(binding.subscription)
-        }
-      }
-      registry.withLock { registry in
-        registry.bindings.append(contentsOf: kept)
-        registry.sweepThreshold = max(64, registry.bindings.count * 2)
-      }
-      for subscription in ended { subscription.cancel() }
+    /// The number of bindings to `owner` in the registry, ended ones included, for tests.
+    package static func bindingCount(of owner: AnyObject) -> Int {
+      registry.elements.count { $0.owner.object === owner }
     }
   #endif
+}
+
+/// Bindings, checked in a sweep that runs when the list has doubled since the last one, so that
+/// its size stays proportional to the bindings it keeps.
+///
+/// `OwnerBindings` keeps one per owner on Apple platforms and one for the process on Linux.
+final class BoundList<Element: Sendable>: Sendable {
+  private struct Contents: Sendable {
+    var elements: [Element] = []
+    var sweepThreshold: Int
+  }
+
+  private let contents: Lock<Contents>
+  private let minimumThreshold: Int
+
+  /// Creates an empty list whose first sweep runs when it holds `minimumThreshold` elements.
+  init(sweepsFrom minimumThreshold: Int) {
+    self.minimumThreshold = minimumThreshold
+    contents = Lock(Contents(sweepThreshold: minimumThreshold))
+  }
+
+  /// Appends `element`, then, if a sweep is due, keeps the elements for which `isKept` holds.
+  ///
+  /// `isKept` runs outside the lock (it may load weak references, which can end in a `deinit`).
+  /// Elements appended while it runs are kept.
+  ///
+  /// - Returns: The elements the sweep dropped, for the caller to end or release outside any
+  ///   lock; empty when no sweep ran.
+  func append(_ element: Element, keeping isKept: (Element) -> Bool) -> [Element] {
+    let due = contents.withLock { contents -> [Element]? in
+      contents.elements.append(element)
+      guard contents.elements.count >= contents.sweepThreshold else { return nil }
+      defer { contents.elements = [] }
+      return contents.elements
+    }
+    guard let due else { return [] }
+    var kept: [Element] = []
+    var dropped: [Element] = []
+    for element in due {
+      if isKept(element) { kept.append(element) } else { dropped.append(element) }
+    }
+    contents.withLock { contents in
+      contents.elements.append(contentsOf: kept)
+      contents.sweepThreshold = max(minimumThreshold, contents.elements.count * 2)
+    }
+    return dropped
+  }
+
+  /// The elements now (those a sweep in progress took out excepted), for tests.
+  var elements: [Element] {
+    contents.withLock { $0.elements }
+  }
 }

@@ -1,7 +1,3 @@
-#if canImport(ObjectiveC)
-  import Synchronization
-#endif
-
 /// A token that keeps one registration alive and ends it when cancelled or released.
 ///
 /// Every registration in Events hands back a `Subscription`. Keep it in a property, a `Set`, or a
@@ -38,12 +34,6 @@ public final class Subscription: Hashable, Sendable {
   /// Whether releasing the token ends the registration: `false` for registrations that last as
   /// long as their observer, whose token the caller may drop.
   private let cancelsOnDeinit: Bool
-
-  #if canImport(ObjectiveC)
-    /// The owners this token rides on as an associated object (see `OwnerBindings`), so that
-    /// cancelling detaches it from them; created by the first `bind(to:)`.
-    let boundOwners = AtomicLazyReference<OwnerBindings.Owners>()
-  #endif
 
   /// Creates a subscription that runs `onCancel` once, when it is cancelled or deinitialized.
   ///
@@ -107,7 +97,6 @@ public final class Subscription: Hashable, Sendable {
     } else {
       registration.object?.endRegistration()
     }
-    OwnerBindings.detach(self)
   }
 
   /// Whether the registration has ended.
@@ -154,6 +143,10 @@ public final class Subscription: Hashable, Sendable {
   /// read. On Apple platforms the subscription is released with the owner; on Linux, which has
   /// no associated objects, a registry releases it lazily, on a later `bind(to:)`.
   /// You may bind one subscription to several owners: it ends when the first of them is gone.
+  ///
+  /// Bind to an object whose lifetime you control. On Apple platforms some objects are never
+  /// deallocated: tagged pointers (a small `NSNumber` such as `5 as NSNumber`, a short
+  /// `NSString`), constant strings and class objects. A subscription bound to one never ends.
   ///
   /// - Parameter owner: The object whose lifetime bounds the registration.
   /// - Returns: The subscription itself, so the call can end a chain.

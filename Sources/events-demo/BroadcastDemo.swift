@@ -1,6 +1,11 @@
 import Events
 import Foundation
 
+// `CGRect` and its members live in CoreGraphics on Apple platforms, in Foundation on Linux.
+#if canImport(CoreGraphics)
+  import CoreGraphics
+#endif
+
 /// `broadcast`: the refactor from SwiftNotificationCenter's story. Instead of every screen
 /// observing the keyboard notification and digging frames out of `userInfo`, one mediator
 /// observes it and turns it into a typed call on every `KeyboardObserver`.

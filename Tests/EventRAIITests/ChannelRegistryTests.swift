@@ -60,13 +60,14 @@ struct ChannelRegistryTests {
 
   @Test("a center is not kept alive by its observers, and their tokens outlive it safely")
   func centerIsNotRetained() {
-    var center: NotificationCenter? = NotificationCenter()
-    let weakCenter = Weak(center)
-    let token = center?.observe(.channel) { _ in }
-    center = nil
+    // Foundation may autorelease the center while it registers an observer.
+    let (weakCenter, token) = withAutoreleasePool {
+      let center = NotificationCenter()
+      return (Weak(center), center.observe(.channel) { _ in })
+    }
     #expect(weakCenter.object == nil)
-    token?.cancel()
-    #expect(token?.isCancelled == true)
+    token.cancel()
+    #expect(token.isCancelled)
   }
 
   @Test(
@@ -86,7 +87,7 @@ struct ChannelRegistryTests {
       tokens.append(center.observe(.channel) { _ in stale.increment() })
       deadAddresses.insert(ObjectIdentifier(center))
     }
-    let center = try #require(impostor, "no center was allocated at a dead center's address")
+    guard let center = impostor else { return try skipWithoutAddressReuse() }
     let current = Counter()
     let token = center.observe(.channel) { _ in current.increment() }
     center.post(name: .channel, object: nil)

@@ -6,21 +6,27 @@ import Testing
 /// The subject of the messages below.
 private final class Document: Sendable {}
 
+// The messages API is new in the 26 SDKs, and the test targets deploy to earlier systems; Swift
+// Testing skips a test whose availability the running system does not meet.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 private struct DidSave: NotificationCenter.AsyncMessage {
   typealias Subject = Document
   let path: String
 }
 
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 private struct DidSelect: NotificationCenter.MainActorMessage {
   typealias Subject = Document
   let index: Int
 }
 
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 extension NotificationCenter.MessageIdentifier
 where Self == NotificationCenter.BaseMessageIdentifier<DidSelect> {
   fileprivate static var didSelect: Self { .init() }
 }
 
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 extension NotificationCenter.MessageIdentifier
 where Self == NotificationCenter.BaseMessageIdentifier<DidSave> {
   fileprivate static var didSave: Self { .init() }
@@ -29,6 +35,7 @@ where Self == NotificationCenter.BaseMessageIdentifier<DidSave> {
 @Suite("Typed messages")
 struct TypedMessageTests {
   @Test("an asynchronous message reaches the handler until the token is cancelled")
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func asyncMessageUntilCancelled() async {
     let center = NotificationCenter()
     let paths = Recorder<String>()
@@ -50,6 +57,7 @@ struct TypedMessageTests {
   }
 
   @Test("releasing the token of an asynchronous message ends the observation")
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func asyncMessageReleasedToken() async {
     let center = NotificationCenter()
     let calls = Counter()
@@ -66,6 +74,7 @@ struct TypedMessageTests {
   }
 
   @Test("an asynchronous message observed by identifier is filtered by its subject")
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func asyncMessageBySubject() async {
     let center = NotificationCenter()
     let watched = Document()
@@ -88,6 +97,7 @@ struct TypedMessageTests {
   }
 
   @Test("an asynchronous handler isolated to an actor does not start when cancelled on its way")
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func asyncMessageCancelledWhileHopping() async {
     // The observation's check must run on the handler's actor, immediately before the call: a
     // cancel that returns while the delivery waits for that actor keeps the handler from
@@ -104,6 +114,7 @@ struct TypedMessageTests {
 
   @MainActor
   @Test("a main-actor message runs the handler within post until the token is cancelled")
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func mainActorMessageUntilCancelled() {
     let center = NotificationCenter()
     let indices = Recorder<Int>()
@@ -117,6 +128,7 @@ struct TypedMessageTests {
 
   @MainActor
   @Test("a main-actor message observed by identifier is filtered by its subject")
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func mainActorMessageBySubject() {
     let center = NotificationCenter()
     let watched = Document()
@@ -131,14 +143,19 @@ struct TypedMessageTests {
   }
 
   @Test("releasing a message token releases its center")
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func releasedTokenReleasesCenter() {
-    var center: NotificationCenter? = NotificationCenter()
-    let weakCenter = Weak(center)
-    var token = center?.observe(for: DidSave.self) { _ in }
-    center = nil
-    token?.cancel()
-    #expect(token?.isCancelled == true)
-    token = nil
+    // Foundation may autorelease the center while it registers an observer.
+    let weakCenter = withAutoreleasePool {
+      var center: NotificationCenter? = NotificationCenter()
+      let weakCenter = Weak(center)
+      var token = center?.observe(for: DidSave.self) { _ in }
+      center = nil
+      token?.cancel()
+      #expect(token?.isCancelled == true)
+      token = nil
+      return weakCenter
+    }
     #expect(weakCenter.object == nil)
   }
 }

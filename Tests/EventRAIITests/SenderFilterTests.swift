@@ -58,8 +58,9 @@ struct SenderFilterTests {
     let calls = Counter()
     let token = center.observe(.filtered, object: device) { _ in calls.increment() }
     device = nil
-    let reused = try #require(
-      allocate(at: address) { Device() }, "the allocator never reused the address")
+    guard let reused = allocate(at: address, { Device() }) else {
+      return try skipWithoutAddressReuse()
+    }
     center.post(name: .filtered, object: reused)
     #expect(calls.count == 0)
     token.cancel()
@@ -146,8 +147,9 @@ struct SenderFilterTests {
     let stale = Counter()
     let staleToken = center.observe(.filtered, object: device) { _ in stale.increment() }
     device = nil
-    let reused = try #require(
-      allocate(at: address) { Device() }, "the allocator never reused the address")
+    guard let reused = allocate(at: address, { Device() }) else {
+      return try skipWithoutAddressReuse()
+    }
     let fresh = Counter()
     let freshToken = center.observe(.filtered, object: reused) { _ in fresh.increment() }
     center.post(name: .filtered, object: reused)
@@ -162,18 +164,20 @@ struct SenderFilterTests {
   @Test("a sender's observations release the sender's group when they end")
   func groupLeavesWithLastObservation() {
     let center = NotificationCenter()
-    var device: Device? = Device()
-    let weakDevice = Weak(device)
     let calls = Counter()
-    var tokens = (0..<3).map { _ in
-      center.observe(.filtered, object: device) { _ in calls.increment() }
+    // The posts' notifications, which hold the sender, may be autoreleased.
+    let weakDevice = withAutoreleasePool {
+      let device = Device()
+      var tokens = (0..<3).map { _ in
+        center.observe(.filtered, object: device) { _ in calls.increment() }
+      }
+      center.post(name: .filtered, object: device)
+      #expect(calls.count == 3)
+      tokens.removeAll()
+      center.post(name: .filtered, object: device)
+      #expect(calls.count == 3)
+      return Weak(device)
     }
-    center.post(name: .filtered, object: device)
-    #expect(calls.count == 3)
-    tokens.removeAll()
-    center.post(name: .filtered, object: device)
-    #expect(calls.count == 3)
-    device = nil
     #expect(weakDevice.object == nil)
     #expect(!ChannelRegistry.shared.hasChannel(center: center, name: .filtered))
   }
