@@ -121,11 +121,10 @@ public final class Event<Payload: Sendable>: Sendable {
   /// method, so the registration takes it from the caller: register an actor's methods from
   /// that actor's code, or use ``register(_:handler:)``, whose closure keeps its own.
   ///
-  /// Calling an unbound method first binds it to the observer, which creates a closure. This
-  /// call is always inlined into yours, so a method written at the call site (`Screen.show`)
-  /// allocates nothing per delivery; a method passed in as a function value, through a helper
-  /// of your own, allocates that small closure per delivery, and Swift offers no way around it.
-  /// ``register(_:handler:)`` never does.
+  /// Written at the call site (`Screen.show`), the method allocates nothing per delivery: this
+  /// call is always inlined into yours. A method passed in as a function value, through a
+  /// helper of your own, allocates a closure per delivery (the Performance article of the
+  /// documentation says why); ``register(_:handler:)`` never does.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
