@@ -14,9 +14,9 @@ and is replaced whole: edit the templates below, not the text between the marker
 (Docs/Events.docc/Resources/*.svg) come from the same file:
 `events-benchmark charts Benchmarks/results.json Docs/Events.docc/Resources`.
 
-Beside each ratio, in parentheses, is its spread within the run: the ratio of the fastest
-sample of one side to the slowest of the other, both ways. A median ratio that moves inside
-that range between runs is noise.
+Beside each ratio is its spread within the run: the ratio of the fastest sample of one side to
+the slowest of the other, both ways. A median ratio that moves inside that range between runs
+is noise.
 """
 
 import difflib
@@ -93,22 +93,10 @@ def millions(value):
     return f"{value / 1_000_000:.2g}" if value < 1_000_000 else f"{value / 1_000_000:.1f}"
 
 
-def ratio(triple):
-    """A ratio with its spread: `0.12 (0.12–0.13)`."""
-    low, median, high = triple
-    return f"{median:.2f} ({low:.2f}–{high:.2f})"
-
-
 def times(triple):
     """A ratio as `2.65x (2.51x–2.80x)`."""
     low, median, high = triple
     return f"{median:.2f}x ({low:.2f}x–{high:.2f}x)"
-
-
-def faster(triple, word="faster"):
-    """A ratio below 1 as how many times faster: `8.1x faster (7.9x–8.3x)`."""
-    low, median, high = triple
-    return f"{1 / median:.1f}x {word} ({1 / high:.1f}x–{1 / low:.1f}x)"
 
 
 def allocations(value):
@@ -124,54 +112,32 @@ def figures(run):
     f = {}
     f["machine"] = run.report["machine"].removeprefix("Machine: ").rstrip(".")
     f["settings"] = run.report["settings"].rstrip(".")
-    per_observer = lambda case_id: tuple(v / 1000 for v in run.spread(case_id))
-    per_ten = lambda case_id: tuple(v / 10 for v in run.spread(case_id))
 
     f["sub1"] = time(run.median("event.subscribe/1"))
     f["sub1_alloc"] = allocations(run.allocations("event.subscribe/1"))
     f["nc1"] = time(run.median("nc.block/1"))
     f["nc1_alloc"] = allocations(run.allocations("nc.block/1"))
-    f["sub1_nc"] = ratio(ratio_of(run.spread("event.subscribe/1"), run.spread("nc.block/1")))
-    f["sub1_nc_faster"] = faster(
-        ratio_of(run.spread("event.subscribe/1"), run.spread("nc.block/1")))
 
     f["sub1000"] = time(run.median("event.subscribe/1000", 1000))
     f["sub1000_alloc"] = allocations(run.allocations("event.subscribe/1000"))
     f["nc1000"] = time(run.median("nc.block/1000", 1000))
     f["nc1000_alloc"] = allocations(run.allocations("nc.block/1000"))
-    f["sub1000_nc"] = ratio(
-        ratio_of(run.spread("event.subscribe/1000"), run.spread("nc.block/1000")))
-    f["sub1000_nc_faster"] = faster(
-        ratio_of(run.spread("event.subscribe/1000"), run.spread("nc.block/1000")))
     f["mutex1000"] = time(run.median("baseline.mutex/1000", 1000))
-    f["sub1000_mutex"] = ratio(
-        ratio_of(run.spread("event.subscribe/1000"), run.spread("baseline.mutex/1000")))
 
     f["handler10"] = time(run.median("event.handler/10", 10))
     f["handler10_alloc"] = allocations(run.allocations("event.handler/10"))
     f["weak10"] = time(run.median("baseline.weak/10", 10))
-    f["handler10_weak"] = ratio(
-        ratio_of(run.spread("event.handler/10"), run.spread("baseline.weak/10")))
     f["notify10"] = time(run.median("broadcaster.notify/10", 10))
     f["notify10_alloc"] = allocations(run.allocations("broadcaster.notify/10"))
-    f["notify10_weak"] = ratio(
-        ratio_of(run.spread("broadcaster.notify/10"), run.spread("baseline.weak/10")))
 
     f["raii1000"] = time(run.median("raii.observe/1000", 1000))
     f["raii1000_alloc"] = allocations(run.allocations("raii.observe/1000"))
-    f["raii1000_nc"] = ratio(
-        ratio_of(run.spread("raii.observe/1000"), run.spread("nc.block/1000")))
     f["object1000"] = time(run.median("raii.object/1000", 1000))
     f["ncobject1000"] = time(run.median("nc.object/1000", 1000))
-    f["object1000_nc"] = ratio(
-        ratio_of(run.spread("raii.object/1000"), run.spread("nc.object/1000")))
     f["object1"] = time(run.median("raii.object/1"))
     f["ncobject1"] = time(run.median("nc.object/1"))
-    f["object1_nc"] = ratio(ratio_of(run.spread("raii.object/1"), run.spread("nc.object/1")))
     f["others"] = time(run.median("raii.others/1000"))
     f["ncothers"] = time(run.median("nc.others/1000"))
-    f["others_nc"] = ratio(
-        ratio_of(run.spread("raii.others/1000"), run.spread("nc.others/1000")))
 
     f["check"] = time(run.median("receiver.check/1"))
     f["check_alloc"] = allocations(run.allocations("receiver.check/1"))
@@ -180,26 +146,21 @@ def figures(run):
     f["churn_alloc"] = allocations(round(run.allocations("churn.subscribe/1000")))
     f["churnnc"] = time(run.median("churn.nc/1000"))
     f["churnnc_alloc"] = allocations(round(run.allocations("churn.nc/1000")))
-    f["churn_nc"] = ratio(ratio_of(run.spread("churn.subscribe/1000"), run.spread("churn.nc/1000")))
     churn = [ratio_of(run.spread(f"churn.{kind}/1000"), run.spread("churn.nc/1000"))
              for kind in ("subscribe", "register", "broadcaster", "raii")]
-    f["churn_range"] = (f"{min(c[1] for c in churn):.2f}x to {max(c[1] for c in churn):.2f}x "
-                        f"(samples: {min(c[0] for c in churn):.2f}x to "
-                        f"{max(c[2] for c in churn):.2f}x)")
+    f["churn_range"] = (f"{min(c[1] for c in churn):.2f}x to {max(c[1] for c in churn):.2f}x, "
+                        f"{min(c[0] for c in churn):.2f}x to {max(c[2] for c in churn):.2f}x "
+                        f"across samples")
 
     posts = ratio_of(run.extra("contention.nc/10", "posts/s"),
                      run.extra("contention.event/10", "posts/s"))
     f["posts_event"] = millions(run.extra("contention.event/10", "posts/s")[1])
     f["posts_nc"] = millions(run.extra("contention.nc/10", "posts/s")[1])
-    f["posts_ratio"] = ratio(posts)
-    f["posts_throughput"] = faster(posts, "the throughput")
     f["stall_event"] = time(run.extra("contention.event/10", "longest churn ms")[2] * 1e6)
     f["stall_mutex"] = time(run.extra("contention.mutex/10", "longest churn ms")[2] * 1e6)
 
     f["progress"] = time(run.median("progress.broadcaster") * 1e6)
     f["progressnc"] = time(run.median("progress.nc") * 1e6)
-    f["progress_nc"] = ratio(ratio_of(run.spread("progress.broadcaster"),
-                                      run.spread("progress.nc")))
     f["progress_event_nc"] = times(ratio_of(run.spread("progress.event"),
                                             run.spread("progress.nc")))
 
@@ -210,10 +171,6 @@ def figures(run):
               for n in (1, 10, 100, 1000)]
     f["notify_range"] = (f"{min(r[1] for r in notify):.2f}x to "
                          f"{max(r[1] for r in notify):.2f}x")
-    subscribe = [ratio_of(run.spread(f"event.subscribe/{n}"), run.spread(f"baseline.mutex/{n}"))
-                 for n in (1, 10, 100, 1000)]
-    f["subscribe_mutex_range"] = (f"{min(r[1] for r in subscribe):.2f}x to "
-                                  f"{max(r[1] for r in subscribe):.2f}x")
 
     f["sub1_ns"] = f"{run.median('event.subscribe/1'):.0f} ns"
     f["sub1000_ns"] = f"{run.median('event.subscribe/1000', 1000):.0f} ns"
@@ -222,6 +179,30 @@ def figures(run):
     f["weak_low"] = f"{min(run.median('event.handler/10', 10), run.median('broadcaster.notify/10', 10)):.0f}"
     f["weak_high"] = f"{max(run.median('event.handler/10', 10), run.median('broadcaster.notify/10', 10)):.0f}"
     f["raii1000_ns"] = f"{run.median('raii.observe/1000', 1000):.0f} ns"
+
+    def split(name, triple, speed=None):
+        low, median, high = triple
+        f["r_" + name] = f"{median:.2f}"
+        f["s_" + name] = f"{low:.2f}–{high:.2f}"
+        if speed:
+            f["x_" + name] = f"{1 / median:.1f}x {speed}"
+
+    split("sub1_nc", ratio_of(run.spread("event.subscribe/1"), run.spread("nc.block/1")), "faster")
+    split("sub1000_nc", ratio_of(run.spread("event.subscribe/1000"), run.spread("nc.block/1000")),
+          "faster")
+    split("handler10_weak", ratio_of(run.spread("event.handler/10"), run.spread("baseline.weak/10")))
+    split("notify10_weak",
+          ratio_of(run.spread("broadcaster.notify/10"), run.spread("baseline.weak/10")))
+    split("object1000_nc", ratio_of(run.spread("raii.object/1000"), run.spread("nc.object/1000")))
+    split("object1_nc", ratio_of(run.spread("raii.object/1"), run.spread("nc.object/1")))
+    split("posts", posts, "the throughput")
+    split("churn_nc", ratio_of(run.spread("churn.subscribe/1000"), run.spread("churn.nc/1000")))
+    split("sub1000_mutex",
+          ratio_of(run.spread("event.subscribe/1000"), run.spread("baseline.mutex/1000")))
+    split("raii1000_nc", ratio_of(run.spread("raii.observe/1000"), run.spread("nc.block/1000")))
+    split("others_nc", ratio_of(run.spread("raii.others/1000"), run.spread("nc.others/1000")))
+    split("progress_nc",
+          ratio_of(run.spread("progress.broadcaster"), run.spread("progress.nc")))
 
     f["targets"] = "\n".join(
         f"| {target['issue']} | {target['target']} | {'yes' if target['met'] else 'no'} "
@@ -233,21 +214,28 @@ def figures(run):
 TEMPLATES = {}
 
 TEMPLATES["readme-performance"] = """\
-On the project's 2-core Linux machine, in one release run
+Figures from one release run on the project's 2-core Linux machine
 (`swift run -c release --package-path Benchmarks events-benchmark`, saved as
-`Benchmarks/results.json`): a post to one subscribed closure costs {sub1} against
-`NotificationCenter`'s {nc1} ({sub1_nc_faster}), and {sub1000} per observer at 1,000
-observers against {nc1000} ({sub1000_nc_faster}); weak observers cost about what a `Mutex`
-snapshot of weak boxes does ({handler10} per observer for `Event.register`, {notify10} for
-`Broadcaster.notify`, against {weak10}); EventRAII's sender-filtered observers cost
-{object1000_nc} of Foundation's `object:` filter at 1,000 observers ({object1_nc} at one, where
-Foundation's delivery to EventRAII dominates); under contention Events delivers
-{posts_throughput} of Foundation's posts per second; no synchronous post of EventTyped,
-EventBroadcast or EventConditions allocates ({zero_alloc}), except a method passed as a function
-value (see the Performance article). Registering and ending an observer is still slower than
-Foundation's ({churn_range}), and closure handlers pay for carrying their isolation
-(`Benchmarks/README.md`, "What is left"). In parentheses, each ratio's range across the samples
-of the run: a difference inside it is noise.
+`Benchmarks/results.json`). A ratio is Events' time over the baseline's, below 1 when Events is
+faster; its spread is its range across the samples of the run, so a difference inside it is
+noise.
+
+| Operation | Events | Baseline | Ratio | Spread |
+|---|---|---|---|---|
+| Post to 1 subscribed closure | {sub1} | `NotificationCenter`: {nc1} | {r_sub1_nc} ({x_sub1_nc}) | {s_sub1_nc} |
+| Post to 1,000 subscribed closures, per observer | {sub1000} | `NotificationCenter`: {nc1000} | {r_sub1000_nc} ({x_sub1000_nc}) | {s_sub1000_nc} |
+| Post to 10 weak observers (`Event.register`), per observer | {handler10} | `Mutex` snapshot of weak boxes: {weak10} | {r_handler10_weak} | {s_handler10_weak} |
+| `Broadcaster.notify` to 10 observers, per observer | {notify10} | `Mutex` snapshot of weak boxes: {weak10} | {r_notify10_weak} | {s_notify10_weak} |
+| EventRAII, 1,000 observers of one sender, per observer | {object1000} | Foundation's `object:` filter: {ncobject1000} | {r_object1000_nc} | {s_object1000_nc} |
+| EventRAII, 1 observer of one sender | {object1} | Foundation's `object:` filter: {ncobject1} | {r_object1_nc} | {s_object1_nc} |
+| Posts per second from 2 threads while a third subscribes and cancels | {posts_event} million | `NotificationCenter`: {posts_nc} million | {r_posts} ({x_posts}) | {s_posts} |
+| Subscribe, then cancel, with 1,000 others | {churn} | `addObserver` + `removeObserver`: {churnnc} | {r_churn_nc} | {s_churn_nc} |
+
+No synchronous post of EventTyped, EventBroadcast or EventConditions allocates ({zero_alloc}),
+except a method passed as a function value (the docs' Performance article says why). With one
+observer of one sender, Foundation's delivery of the post to EventRAII dominates. Registering
+and ending an observer is still slower than Foundation's in every module ({churn_range}), and
+closure handlers pay for carrying their isolation (`Benchmarks/README.md`, "What is left").
 
 ![Time per observer of one post against the number of observers, log-log, for each Events
 module beside NotificationCenter and Mutex snapshots](Docs/Events.docc/Resources/delivery.svg)"""
@@ -256,9 +244,9 @@ TEMPLATES["performance-results"] = """\
 ### Results
 
 Measured in one run on the project's Linux machine ({machine}; {settings}), saved as
-`Benchmarks/results.json`; times are medians. Beside each ratio, in parentheses, is its range
-across the samples of that run (the fastest sample of one side against the slowest of the
-other): a ratio that moves inside it from one run to the next is noise. `Benchmarks/README.md`
+`Benchmarks/results.json`; times are medians. Beside each ratio is its range
+across the samples of that run, in the Spread column (the fastest sample of one side against
+the slowest of the other): a ratio that moves inside it from one run to the next is noise. `Benchmarks/README.md`
 has the full table of a run (every observer count, min–max, every baseline), the optimizations
 behind these figures with their instruction counts, and what is left.
 
@@ -270,21 +258,21 @@ per observer at 10, near a Mutex snapshot of weak boxes. EventRAII's observers c
 {raii1000_ns} per observer at 1,000, on top of Foundation's one delivery. NotificationCenter costs
 {nc1_ns} at one observer and {nc1000_ns} per observer at 1,000.](delivery.svg)
 
-| Operation | Events | Baseline in the same run | Ratio (spread) |
-|---|---|---|---|
-| Post to 1 observer, synchronous | EventTyped `Event.post` to a `subscribe` closure: {sub1}, {sub1_alloc} | `NotificationCenter` block observer: {nc1}, {nc1_alloc} | {sub1_nc}: {sub1_nc_faster} |
-| Post to 1,000 observers, synchronous | `Event.post`: {sub1000} per observer, {sub1000_alloc} | `NotificationCenter`: {nc1000} per observer, {nc1000_alloc} | {sub1000_nc}: {sub1000_nc_faster} |
-| Post to 1,000 observers, synchronous | `Event.post`: {sub1000} per observer | `Mutex` snapshot of closures: {mutex1000} | {sub1000_mutex} |
-| Post to 10 weak observers | `Event.register(_:handler:)`: {handler10} per observer, {handler10_alloc} | `Mutex` snapshot of weak boxes: {weak10} per observer | {handler10_weak} |
-| Broadcast a protocol call to 10 observers | EventBroadcast `Broadcaster.notify`: {notify10} per observer, {notify10_alloc} | `Mutex` snapshot of weak boxes: {weak10} per observer | {notify10_weak} |
-| Observe and post a notification, 1,000 observers | EventRAII `NotificationCenter.observe`: {raii1000} per observer, Foundation's {raii1000_alloc} | `NotificationCenter.addObserver(forName:object:queue:using:)`: {nc1000} per observer, {nc1000_alloc} | {raii1000_nc} |
-| Observe one sender's notifications, 1,000 observers | EventRAII `observe(_:object:delivery:_:)`: {object1000} per observer | `addObserver(forName:object:…)` with that sender: {ncobject1000} per observer | {object1000_nc} |
-| Observe one sender's notifications, 1 observer | EventRAII `observe(_:object:delivery:_:)`: {object1} | `addObserver(forName:object:…)`: {ncobject1} | {object1_nc} |
-| 1,000 observers of 1,000 senders, one posts | EventRAII: {others} | `NotificationCenter`: {ncothers} | {others_nc} |
-| Count an arrival to a verified set | EventConditions `NotificationReceiver.check`: {check}, {check_alloc} | | |
-| Subscribe, then cancel, with 1,000 others | `Event.subscribe` and `Subscription.cancel()`: {churn}, {churn_alloc} | `addObserver` + `removeObserver`: {churnnc}, {churnnc_alloc} | {churn_nc} |
-| Posts from 2 threads while a third subscribes and cancels | `Event.post`: {posts_event} million posts per second | `NotificationCenter`: {posts_nc} million posts per second | {posts_ratio}: {posts_throughput} |
-| 1,000 work items on a global queue, each registering and notifying | `Broadcaster`: {progress} for all | `NotificationCenter`: {progressnc} | {progress_nc} |
+| Operation | Events | Baseline in the same run | Ratio | Spread |
+|---|---|---|---|---|
+| Post to 1 observer, synchronous | EventTyped `Event.post` to a `subscribe` closure: {sub1}, {sub1_alloc} | `NotificationCenter` block observer: {nc1}, {nc1_alloc} | {r_sub1_nc} ({x_sub1_nc}) | {s_sub1_nc} |
+| Post to 1,000 observers, synchronous | `Event.post`: {sub1000} per observer, {sub1000_alloc} | `NotificationCenter`: {nc1000} per observer, {nc1000_alloc} | {r_sub1000_nc} ({x_sub1000_nc}) | {s_sub1000_nc} |
+| Post to 1,000 observers, synchronous | `Event.post`: {sub1000} per observer | `Mutex` snapshot of closures: {mutex1000} | {r_sub1000_mutex} | {s_sub1000_mutex} |
+| Post to 10 weak observers | `Event.register(_:handler:)`: {handler10} per observer, {handler10_alloc} | `Mutex` snapshot of weak boxes: {weak10} per observer | {r_handler10_weak} | {s_handler10_weak} |
+| Broadcast a protocol call to 10 observers | EventBroadcast `Broadcaster.notify`: {notify10} per observer, {notify10_alloc} | `Mutex` snapshot of weak boxes: {weak10} per observer | {r_notify10_weak} | {s_notify10_weak} |
+| Observe and post a notification, 1,000 observers | EventRAII `NotificationCenter.observe`: {raii1000} per observer, Foundation's {raii1000_alloc} | `NotificationCenter.addObserver(forName:object:queue:using:)`: {nc1000} per observer, {nc1000_alloc} | {r_raii1000_nc} | {s_raii1000_nc} |
+| Observe one sender's notifications, 1,000 observers | EventRAII `observe(_:object:delivery:_:)`: {object1000} per observer | `addObserver(forName:object:…)` with that sender: {ncobject1000} per observer | {r_object1000_nc} | {s_object1000_nc} |
+| Observe one sender's notifications, 1 observer | EventRAII `observe(_:object:delivery:_:)`: {object1} | `addObserver(forName:object:…)`: {ncobject1} | {r_object1_nc} | {s_object1_nc} |
+| 1,000 observers of 1,000 senders, one posts | EventRAII: {others} | `NotificationCenter`: {ncothers} | {r_others_nc} | {s_others_nc} |
+| Count an arrival to a verified set | EventConditions `NotificationReceiver.check`: {check}, {check_alloc} | | | |
+| Subscribe, then cancel, with 1,000 others | `Event.subscribe` and `Subscription.cancel()`: {churn}, {churn_alloc} | `addObserver` + `removeObserver`: {churnnc}, {churnnc_alloc} | {r_churn_nc} | {s_churn_nc} |
+| Posts from 2 threads while a third subscribes and cancels | `Event.post`: {posts_event} million posts per second | `NotificationCenter`: {posts_nc} million posts per second | {r_posts} ({x_posts}) | {s_posts} |
+| 1,000 work items on a global queue, each registering and notifying | `Broadcaster`: {progress} for all | `NotificationCenter`: {progressnc} | {r_progress_nc} | {s_progress_nc} |
 
 ![Register and end one observer with 1,000 others, and 1,000 work items on the global queue,
 each registering and notifying all, for NotificationCenter and each Events module.](churn.svg)
@@ -323,7 +311,7 @@ that closure, so prefer the closure form wherever the method is not written at t
 - EventRAII keeps the observers of each sender apart, so a post reaches its sender's observers
   without testing the others, and finds the sender once per post rather than converting the
   notification's object for each observer: 1,000 observers of one sender cost
-  {object1000_nc} of Foundation's.
+  {r_object1000_nc} of Foundation's time.
 - `Broadcaster.notify` hands each observer to your closure with one retain, and finds its
   protocol's observers without a lock: {notify_range} a `Mutex` snapshot of weak boxes, from 1
   to 1,000 observers.
