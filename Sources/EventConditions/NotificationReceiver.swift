@@ -41,7 +41,7 @@ public import EventCore
 /// under the receiver's lock. Handlers run on the thread whose call caused them, after the
 /// lock is released, so a handler may call back into the receiver.
 public final class NotificationReceiver: Sendable {
-  typealias Waiter = CheckedContinuation<Void, Never>
+  typealias Waiter = VerifiedWait
 
   struct State: Sendable {
     var machine: ConditionsStateMachine
@@ -53,6 +53,8 @@ public final class NotificationReceiver: Sendable {
   let state: Lock<State>
   private let verifiedHandlers = ObserverList<Void>()
   private let ignoredHandlers = ObserverList<String>()
+  /// The ``onArrival(_:)`` handlers.
+  let arrivalHandlers = ObserverList<String>()
 
   /// Creates a receiver with no conditioners.
   ///
@@ -132,7 +134,8 @@ public final class NotificationReceiver: Sendable {
   /// not consumed (its registry counts it: see ``SharedConditioners/arrive(_:)``), and a name
   /// not in the set consumes nothing; both still evaluate the set. When this arrival completes
   /// the set, the ``onVerified(_:)`` handlers run, then the tasks waiting in
-  /// ``verified(after:isolation:)`` or ``verified()`` resume, before `check` returns.
+  /// ``verified(after:isolation:)`` or ``verified()`` resume, before `check` returns; the
+  /// ``onArrival(_:)`` handlers run before them, once the arrival is counted.
   ///
   /// ```swift
   /// let receiver = NotificationReceiver()
@@ -152,12 +155,13 @@ public final class NotificationReceiver: Sendable {
   ///   on the calling thread.
   @discardableResult
   public func check(_ name: String) -> Bool {
-    let (evaluation, due) = state.withLock { state in
-      let evaluation = state.machine.arrive(name)
-      return (evaluation, evaluation.didComplete ? state.waiters.complete() : [])
+    let (arrival, due) = state.withLock { state in
+      let arrival = state.machine.arrival(name)
+      return (arrival, arrival.evaluation.didComplete ? state.waiters.complete() : [])
     }
-    if evaluation.didComplete { announceCompletion(resuming: due) }
-    return evaluation.isVerified
+    if arrival.isCounted { arrivalHandlers.post(name) }
+    if arrival.evaluation.didComplete { announceCompletion(resuming: due) }
+    return arrival.evaluation.isVerified
   }
 
   /// Counts one arrival of `name`, then hands the result to `verify`.
@@ -324,24 +328,15 @@ public final class NotificationReceiver: Sendable {
   public func verified(
     after work: () -> Void, isolation: isolated (any Actor)? = #isolation
   ) async {
-    let id = state.withLock { $0.waiters.register() }
+    let wait = beginWait()
     work()
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: Waiter) in
-        let now = state.withLock { state in
-          state.waiters.store(continuation, for: id, isVerified: state.machine.isVerified)
-        }
-        now?.resume()
-      }
-    } onCancel: {
-      let cancelled = state.withLock { $0.waiters.cancel(id) }
-      cancelled?.resume()
-    }
+    // Cancellation is the only error without a timeout, and this form reports it by returning.
+    _ = await endWait(wait, timeout: nil)
   }
 
   /// Runs the `onVerified` handlers, then resumes the waiters, with no lock held.
   func announceCompletion(resuming due: [Waiter]) {
     verifiedHandlers.post(())
-    for waiter in due { waiter.resume() }
+    for waiter in due { waiter.finish(.success(())) }
   }
 }
