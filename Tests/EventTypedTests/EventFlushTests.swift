@@ -1,4 +1,5 @@
 import EventTestSupport
+import EventTesting
 import EventTyped
 import Foundation
 import Testing
@@ -97,6 +98,23 @@ struct EventFlushTests {
     #expect(await finishes { await event.flush() })
     token.cancel()
     #expect(drain(queue))
+  }
+
+  @Test("an observer released with deliveries queued gets none of them, and is deallocated")
+  func releasedObserverGetsNothing() async {
+    final class Screen: Sendable {}
+    let queue = DispatchQueue(label: "flush.released")
+    let event = Event<Int>(delivery: .queue(queue))
+    let log = DeliveryLog<Int>()
+    var screen: Screen? = Screen()
+    let watch = ReleaseWatch(screen!)
+    event.register(screen!) { _, value in log.record(value) }
+    queue.suspend()
+    event.post(1)
+    screen = nil
+    queue.resume()
+    await log.expectNothing(after: event)
+    await watch.expectReleased()
   }
 
   @Test("with no registration, or only synchronous ones, returns at once")

@@ -1,4 +1,5 @@
 import EventTestSupport
+import EventTesting
 import EventTyped
 import Foundation
 import Testing
@@ -127,6 +128,20 @@ struct EventNextTests {
     let inbox = Event<Int>(replay: .untilObserved)
     #expect(try await inbox.next(timeout: .seconds(10)) { inbox.post(9) } == 9)
     #expect(inbox.retained.isEmpty)
+  }
+
+  @Test("next is one registration among others: the event's other observers get every post")
+  func otherObserversUnaffected() async throws {
+    let replies = Event<Int>(replay: .latest)
+    let recorder = EventRecorder(replies)
+    #expect(
+      try await replies.next(where: { $0 == 2 }, timeout: .seconds(10)) {
+        replies.post(1)
+        replies.post(2)
+      } == 2)
+    replies.post(3)
+    await recorder.expect([1, 2, 3])
+    #expect(replies.observerCount == 1, "only the recorder is left")
   }
 
   @Test("it receives posts on the posting thread, whatever the event's delivery")

@@ -1,4 +1,5 @@
 import EventTestSupport
+import EventTesting
 import EventTyped
 import Foundation
 import Testing
@@ -43,13 +44,15 @@ struct EventRetainedTests {
   }
 
   @Test("an initial value with a delivery is replayed through that delivery")
-  func initialWithDelivery() {
+  func initialWithDelivery() async {
     let queue = DispatchQueue(label: "initial")
+    queue.suspend()
     let event = Event<Int>(delivery: .queue(queue), replay: .latest, initial: 5)
-    let log = Recorder<Int>()
+    let log = DeliveryLog<Int>()
     let token = event.subscribe { log.record($0) }
-    #expect(drain(queue))
-    #expect(log.values == [5])
+    #expect(log.count == 0, "replayed on the queue, not on the registering thread")
+    queue.resume()
+    await log.expect([5])
     withExtendedLifetime(token) {}
   }
 
