@@ -67,7 +67,6 @@ public final class ReleaseWatch: Sendable {
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
 ///   - make: Makes the object, and does with it what should not keep it alive.
-/// - Returns: Nothing; rethrows what `make` throws.
 public func expectReleased(
   within timeout: Duration = .seconds(1), _ comment: Comment? = nil,
   sourceLocation: SourceLocation = #_sourceLocation, _ make: () throws -> AnyObject
