@@ -2,7 +2,7 @@ import EventCore
 
 extension NotificationReceiver {
   /// Runs `work`, which starts what will arrive, then waits until the set completes, for at
-  /// most `timeout`: ``verified(after:isolation:)`` with a bound.
+  /// most `timeout`: ``verified(after:isolation:)-86agy`` with a bound.
   ///
   /// ```swift
   /// do {
@@ -13,7 +13,7 @@ extension NotificationReceiver {
   /// }
   /// ```
   ///
-  /// The wait is registered before `work` runs, as with ``verified(after:isolation:)``: the
+  /// The wait is registered before `work` runs, as with ``verified(after:isolation:)-86agy``: the
   /// first completion after the call counts, even one inside `work`, and a set verified once
   /// `work` has returned (latched) returns at once.
   ///
@@ -37,7 +37,7 @@ extension NotificationReceiver {
   }
 
   /// Registers the wait, awaits `work`, then waits until the set completes: the form of
-  /// ``verified(after:isolation:)`` for work that is itself `async`.
+  /// ``verified(after:isolation:)-86agy`` for work that is itself `async`.
   ///
   /// ```swift
   /// await receiver.verified {
@@ -62,7 +62,7 @@ extension NotificationReceiver {
     _ = await endWait(wait, timeout: nil)
   }
 
-  /// ``verified(timeout:after:isolation:)`` for `async` work: registers the wait, awaits
+  /// ``verified(timeout:after:isolation:)-78c9l`` for `async` work: registers the wait, awaits
   /// `work`, then waits for at most `timeout`.
   ///
   /// - Parameters:

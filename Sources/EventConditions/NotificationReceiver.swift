@@ -5,7 +5,7 @@ public import EventCore
 ///
 /// Give the receiver one ``NotificationConditioner`` per thing to wait for, count arrivals
 /// with ``check(_:)`` (or let ``listen(to:center:object:)`` count them), and act in
-/// ``onVerified(_:)`` or after ``verified(after:isolation:)``:
+/// ``onVerified(_:)`` or after ``verified(after:isolation:)-86agy``:
 ///
 /// ```swift
 /// let receiver = NotificationReceiver()
@@ -134,7 +134,7 @@ public final class NotificationReceiver: Sendable {
   /// not consumed (its registry counts it: see ``SharedConditioners/arrive(_:)``), and a name
   /// not in the set consumes nothing; both still evaluate the set. When this arrival completes
   /// the set, the ``onVerified(_:)`` handlers run, then the tasks waiting in
-  /// ``verified(after:isolation:)`` or ``verified()`` resume, before `check` returns; the
+  /// ``verified(after:isolation:)-86agy`` or ``verified()`` resume, before `check` returns; the
   /// ``onArrival(_:)`` handlers run before them, once the arrival is counted.
   ///
   /// ```swift
@@ -274,7 +274,7 @@ public final class NotificationReceiver: Sendable {
   /// after the call counts, not one just before it.
   ///
   /// Use it for arrivals that something else starts, such as a login elsewhere in the app. To
-  /// wait for arrivals that your own code starts, use ``verified(after:isolation:)`` instead:
+  /// wait for arrivals that your own code starts, use ``verified(after:isolation:)-86agy`` instead:
   /// it registers the wait before your code runs. Starting the work beside a call to
   /// `verified()` (with `async let`, or a `Task` that waits) races: the child task registers
   /// its wait only when it first runs, which may be after the arrivals have completed the set,

@@ -1,7 +1,7 @@
 /// The error a bounded wait throws when its time runs out first.
 ///
-/// ``/EventTyped/Event/next(where:timeout:after:isolation:)`` and
-/// ``/EventConditions/NotificationReceiver/verified(timeout:after:isolation:)`` throw it, with
+/// EventTyped's `Event.next(where:timeout:after:)`, EventConditions'
+/// `NotificationReceiver.verified(timeout:after:)` and EventTesting's recorders throw it, with
 /// the bound they were given, when nothing they wait for arrives in time:
 ///
 /// ```swift
