@@ -20,6 +20,7 @@ public import Testing
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
 ///   - work: The code that must not post.
+/// - Throws: What `work` throws.
 public func expectNoPost<Payload>(
   on event: Event<Payload>, _ comment: Comment? = nil,
   sourceLocation: SourceLocation = #_sourceLocation, after work: () async throws -> Void
@@ -49,6 +50,7 @@ public func expectNoPost<Payload>(
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
 ///   - work: The code that must not post it.
+/// - Throws: What `work` throws.
 public func expectNoNotification(
   _ name: Notification.Name, center: NotificationCenter, object: AnyObject? = nil,
   _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,

@@ -67,6 +67,7 @@ public final class ReleaseWatch: Sendable {
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
 ///   - make: Makes the object, and does with it what should not keep it alive.
+/// - Throws: What `make` throws.
 public func expectReleased(
   within timeout: Duration = .seconds(1), _ comment: Comment? = nil,
   sourceLocation: SourceLocation = #_sourceLocation, _ make: () throws -> AnyObject
