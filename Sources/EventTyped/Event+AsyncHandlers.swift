@@ -34,7 +34,10 @@ extension Event {
   ) -> Subscription {
     let calls = Liveness()
     let (stream, continuation) = makeHandlerQueue()
-    Task { await Self.call(handler, with: stream, while: calls, on: handler.isolation) }
+    Task {
+      await Self.call(
+        handler, with: stream, finishing: continuation, while: calls, on: handler.isolation)
+    }
     return Subscription(liveness: calls) { continuation.finish() }
   }
 
@@ -47,12 +50,13 @@ extension Event {
   /// call that will never come.
   private static func call(
     _ handler: @isolated(any) @Sendable (Payload) async -> Void,
-    with stream: AsyncStream<HandlerItem>, while calls: Liveness,
-    on isolation: isolated (any Actor)?
+    with stream: AsyncStream<HandlerItem>,
+    finishing continuation: AsyncStream<HandlerItem>.Continuation,
+    while calls: Liveness, on isolation: isolated (any Actor)?
   ) async {
     for await item in stream {
       switch item {
-      case .payload(let payload, let continuation):
+      case .payload(let payload):
         guard calls.isLive else {
           continuation.finish()
           continue
@@ -64,10 +68,9 @@ extension Event {
     }
   }
 
-  /// What waits in an async handler's queue: a payload (with the queue's continuation, which
-  /// the loop finishes once the subscription has ended), or a flush marker.
+  /// What waits in an async handler's queue: a payload, or a flush marker.
   enum HandlerItem: Sendable {
-    case payload(Payload, AsyncStream<HandlerItem>.Continuation)
+    case payload(Payload)
     case flush(@Sendable () -> Void)
   }
 
@@ -79,7 +82,7 @@ extension Event {
     let (stream, continuation) = AsyncStream.makeStream(of: HandlerItem.self)
     let id = streams.withLock { $0.makeID() }
     let subscription = subscribeOnPostingThread(replaying: true) {
-      continuation.yield(.payload($0, continuation))
+      continuation.yield(.payload($0))
     }
     continuation.onTermination = { [weak self] _ in
       subscription.cancel()

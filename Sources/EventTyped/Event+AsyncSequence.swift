@@ -14,9 +14,9 @@ struct StreamRegistry: Sendable {
     return nextID
   }
 
-  mutating func remove(_ id: Int) -> (@Sendable () -> Void)? {
-    flushers[id] = nil
-    return finishers.removeValue(forKey: id)
+  /// Forgets stream `id`; what it drops is returned, to be released after the lock.
+  mutating func remove(_ id: Int) -> (finisher: (@Sendable () -> Void)?, flusher: Any?) {
+    (finishers.removeValue(forKey: id), flushers.removeValue(forKey: id))
   }
 }
 
