@@ -1,4 +1,5 @@
 import EventCore
+import Synchronization
 
 /// The outcome of one ``Event/next(where:timeout:after:isolation:)`` call: the first of a
 /// matching payload, the timeout and the task's cancellation to arrive, and the continuation
@@ -19,6 +20,9 @@ final class NextWaiter<Payload: Sendable>: Sendable {
 
   private let predicate: @Sendable (Payload) -> Bool
   private let state = Lock(State())
+  /// Whether `State.outcome` is set, read without the lock by every post that reaches the
+  /// registration until it ends: set once, under the lock, and never cleared.
+  private let settled = Atomic<Bool>(false)
 
   init(_ predicate: @escaping @Sendable (Payload) -> Bool) {
     self.predicate = predicate
@@ -34,20 +38,20 @@ final class NextWaiter<Payload: Sendable>: Sendable {
         if state.liveMatch == nil { state.liveMatch = payload }
         return nil
       }
-      return Self.settle(&state, with: .success(payload))
+      return settle(&state, with: .success(payload))
     }
     resumed?.resume(returning: .success(payload))
   }
 
   /// Ends the wait with `error`, unless it has an outcome already.
   func fail(_ error: any Error) {
-    let resumed = state.withLock { Self.settle(&$0, with: .failure(error)) }
+    let resumed = state.withLock { settle(&$0, with: .failure(error)) }
     resumed?.resume(returning: .failure(error))
   }
 
   /// Whether the wait has its outcome; a registration stops offering once it has.
   var isSettled: Bool {
-    state.withLock { $0.outcome != nil }
+    settled.load(ordering: .acquiring)
   }
 
   /// Sets matching live posts aside until ``endHeldPhase()``.
@@ -62,7 +66,7 @@ final class NextWaiter<Payload: Sendable>: Sendable {
       state.isTakingHeld = false
       guard let payload = state.liveMatch else { return (nil, nil) }
       state.liveMatch = nil
-      return (Self.settle(&state, with: .success(payload)), payload)
+      return (settle(&state, with: .success(payload)), payload)
     }
     if let resumed, let payload { resumed.resume(returning: .success(payload)) }
   }
@@ -87,11 +91,12 @@ final class NextWaiter<Payload: Sendable>: Sendable {
   /// Records the first outcome, under the lock.
   ///
   /// - Returns: The continuation to resume with it, after the lock, if the task waits already.
-  private static func settle(_ state: inout State, with outcome: Outcome)
+  private func settle(_ state: inout State, with outcome: Outcome)
     -> CheckedContinuation<Outcome, Never>?
   {
     guard state.outcome == nil else { return nil }
     state.outcome = outcome
+    settled.store(true, ordering: .releasing)
     defer { state.continuation = nil }
     return state.continuation
   }
