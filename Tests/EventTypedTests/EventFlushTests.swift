@@ -33,6 +33,20 @@ struct EventFlushTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("off the main actor, waits for main-actor deliveries, read with no hop onto it")
+  func mainActorFromElsewhere() async {
+    let event = Event<Int>(delivery: .mainActor)
+    let log = Recorder<Int>()
+    let token = event.subscribe { value in
+      Thread.sleep(forTimeInterval: 0.001)  // slow deliveries: a flush that waits for none fails
+      log.record(value)
+    }
+    #expect(onOtherThread { for value in 0..<50 { event.post(value) } })
+    #expect(await finishes { await event.flush() })
+    #expect(log.values == Array(0..<50))
+    withExtendedLifetime(token) {}
+  }
+
   @MainActor
   @Test("waits for handlers isolated to the main actor, registered from it")
   func isolatedToMainActor() async {
@@ -48,10 +62,13 @@ struct EventFlushTests {
   @Test("waits for handlers isolated to another actor")
   func actorHandlers() async {
     let event = Event<Int>()
-    let store = Store()
+    let log = Recorder<Int>()
+    let store = Store(log)
     let token = await store.observe(event)
     for value in 0..<100 { event.post(value) }
     #expect(await finishes { await event.flush() })
+    // Read without a hop onto the actor, which could run its deliveries first.
+    #expect(log.values == Array(0..<100))
     #expect(await store.values == Array(0..<100))
     withExtendedLifetime(token) {}
   }
@@ -131,8 +148,17 @@ struct EventFlushTests {
 /// An actor whose handler runs on it.
 actor Store {
   private(set) var values: [Int] = []
+  private let log: Recorder<Int>
+
+  init(_ log: Recorder<Int>) {
+    self.log = log
+  }
 
   func observe(_ event: Event<Int>) -> Subscription {
-    event.subscribe { value in self.values.append(value) }
+    event.subscribe { value in
+      Thread.sleep(forTimeInterval: 0.0005)  // slow deliveries: a flush that waits for none fails
+      self.values.append(value)
+      self.log.record(value)
+    }
   }
 }
