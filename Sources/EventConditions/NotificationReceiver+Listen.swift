@@ -5,7 +5,8 @@ extension NotificationReceiver {
   /// Counts each notification named `name` that `center` delivers as one arrival of
   /// `name.rawValue`.
   ///
-  /// Each delivery is handled exactly as ``check(_:)`` would be, on the posting thread.
+  /// Each delivery is handled exactly as ``check(_:)`` would be, on the posting thread. To count
+  /// it under a conditioner name of your own, use ``listen(to:center:object:as:)``.
   ///
   /// ```swift
   /// let receiver = NotificationReceiver()
