@@ -37,11 +37,15 @@ extension NotificationReceiver {
   /// Takes a registry's new count and evaluates, then announces a completion with no lock
   /// held.
   func receiveShared(_ update: SharedUpdate, from registry: UInt64) {
-    let (completed, due) = state.withLock { state in
+    let (counted, completed, due) = state.withLock { state in
+      let counted =
+        update.isArrival
+        && state.machine.takesShared(update.name, registry: registry, version: update.version)
       let completed = state.machine.updateShared(
         update.name, registry: registry, count: update.count, version: update.version)
-      return (completed, completed ? state.waiters.complete() : [])
+      return (counted, completed, completed ? state.waiters.complete() : [])
     }
+    if counted { arrivalHandlers.post(update.name) }
     if completed { announceCompletion(resuming: due) }
   }
 }

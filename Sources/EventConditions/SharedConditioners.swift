@@ -102,7 +102,8 @@ public final class SharedConditioners: Sendable {
       state.version += 1
       state.tallies[name, default: Tally()].count += 1
       state.tallies[name]!.version = state.version
-      return SharedUpdate(name: name, count: state.tallies[name]!.count, version: state.version)
+      return SharedUpdate(
+        name: name, count: state.tallies[name]!.count, version: state.version, isArrival: true)
     }
     holders.post(update)
   }
@@ -134,7 +135,7 @@ public final class SharedConditioners: Sendable {
       state.version += 1
       state.tallies[name]!.count = 0
       state.tallies[name]!.version = state.version
-      return SharedUpdate(name: name, count: 0, version: state.version)
+      return SharedUpdate(name: name, count: 0, version: state.version, isArrival: false)
     }
     if let update { holders.post(update) }
   }
@@ -187,4 +188,6 @@ struct SharedUpdate: Sendable {
   let name: String
   let count: Int
   let version: UInt64
+  /// An arrival, rather than a reset: holders tell their `onArrival` handlers.
+  let isArrival: Bool
 }

@@ -227,7 +227,7 @@ public import Synchronization
   /// The payloads waiting for a registration isolated to an actor other than the main actor.
   @usableFromInline final class Mailbox: Sendable {
     struct State {
-      var payloads: ContiguousArray<Payload> = []
+      var payloads: ContiguousArray<MailboxItem<Payload>> = []
       var isDraining = false
     }
     let state = Lock(State())
@@ -334,7 +334,7 @@ extension ObserverEntry where Payload: Sendable {
     guard isAlive else { return false }
     let mailbox = mailbox.load() ?? mailbox.storeIfNil(Mailbox())
     let startsDrain = mailbox.state.withLock { state -> Bool in
-      state.payloads.append(payload)
+      state.payloads.append(.payload(payload))
       guard !state.isDraining else { return false }
       state.isDraining = true
       return true
@@ -346,7 +346,7 @@ extension ObserverEntry where Payload: Sendable {
   /// Calls the handler with every payload in `mailbox`, in order, on `actor`, until it is empty.
   private func drain(_ mailbox: Mailbox, on actor: isolated any Actor) {
     while true {
-      let batch = mailbox.state.withLock { state -> ContiguousArray<Payload> in
+      let batch = mailbox.state.withLock { state -> ContiguousArray<MailboxItem<Payload>> in
         guard !state.payloads.isEmpty else {
           state.isDraining = false
           return []
@@ -355,7 +355,12 @@ extension ObserverEntry where Payload: Sendable {
         return state.payloads
       }
       guard !batch.isEmpty else { return }
-      for payload in batch { _ = invoke(payload) }
+      for item in batch {
+        switch item {
+        case .payload(let payload): _ = invoke(payload)
+        case .flush(let done): done()  // ObserverEntry+Flush.swift
+        }
+      }
     }
   }
 

@@ -1,9 +1,23 @@
 import EventCore
 
-/// The continuations of an event's live `values` streams, by stream.
-struct StreamRegistry<Payload: Sendable>: Sendable {
-  var continuations: [Int: AsyncStream<Payload>.Continuation] = [:]
+/// How to finish each of an event's live streams (its `values` streams and its async
+/// handlers' queues), by stream, and how to flush those of async handlers.
+struct StreamRegistry: Sendable {
+  var finishers: [Int: @Sendable () -> Void] = [:]
+  /// Each queues a flush marker behind the payloads its async handler has not yet run
+  /// (`Event+Flush.swift`).
+  var flushers: [Int: @Sendable (@escaping @Sendable () -> Void) -> Void] = [:]
   var nextID = 0
+
+  mutating func makeID() -> Int {
+    nextID += 1
+    return nextID
+  }
+
+  /// Forgets stream `id`; what it drops is returned, to be released after the lock.
+  mutating func remove(_ id: Int) -> (finisher: (@Sendable () -> Void)?, flusher: Any?) {
+    (finishers.removeValue(forKey: id), flushers.removeValue(forKey: id))
+  }
 }
 
 extension Event {
@@ -73,20 +87,17 @@ extension Event {
   ) -> (stream: AsyncStream<Payload>, continuation: AsyncStream<Payload>.Continuation) {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Payload.self, bufferingPolicy: policy)
-    let id = streams.withLock { registry in
-      registry.nextID += 1
-      return registry.nextID
-    }
+    let id = streams.withLock { $0.makeID() }
     // Yielded on the posting thread: the continuation is thread-safe and keeps post order, and
     // a hop through the event's delivery would only delay the value.
     let subscription = list.subscribeReplaying(
       ObserverEntry(delivery: .synchronous) { continuation.yield($0) }, endsWithToken: true)
     continuation.onTermination = { [weak self] _ in
       subscription.cancel()
-      let removed = self?.streams.withLock { $0.continuations.removeValue(forKey: id) }
+      let removed = self?.streams.withLock { $0.remove(id) }
       _ = removed
     }
-    streams.withLock { $0.continuations[id] = continuation }
+    streams.withLock { $0.finishers[id] = { continuation.finish() } }
     // An `unregisterAll()` that ran between `subscribe` and the line above ended the
     // registration but could not see the continuation: finish it here instead.
     if subscription.isCancelled { continuation.finish() }
@@ -95,10 +106,10 @@ extension Event {
 
   /// Finishes every live stream, outside the lock: finishing runs its termination handler.
   func finishStreams() {
-    let continuations = streams.withLock { registry in
-      defer { registry.continuations = [:] }
-      return Array(registry.continuations.values)
+    let live = streams.withLock { registry in
+      defer { registry = StreamRegistry(nextID: registry.nextID) }
+      return registry
     }
-    for continuation in continuations { continuation.finish() }
+    for finish in live.finishers.values { finish() }
   }
 }

@@ -62,8 +62,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// of `list` (replaced atomically on re-registration) and lives as long as this event.
   private let typeKeys = Lock<[ObjectIdentifier: TypeKey]>([:])
 
-  /// The continuations of the live ``values`` streams, finished when the event is deallocated.
-  let streams = Lock(StreamRegistry<Payload>())
+  /// The live ``values`` streams and async handlers, finished when the event is deallocated.
+  let streams = Lock(StreamRegistry())
 
   /// Creates an event with no observers.
   ///
