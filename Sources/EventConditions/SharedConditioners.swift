@@ -161,13 +161,20 @@ public final class SharedConditioners: Sendable {
     }
   }
 
-  /// Makes `receiver` hear every change of this registry, holding it weakly.
-  func follow(_ receiver: NotificationReceiver) {
+  /// Makes `receiver` hear every change of this registry, holding it weakly, until it is
+  /// released or the returned token is cancelled.
+  ///
+  /// Each call adds a registration, so two racing follows of one receiver both hear every
+  /// change until one is cancelled. Call it with no lock held: the insert's purge loads weak
+  /// references, and may release other receivers.
+  func follow(_ receiver: NotificationReceiver) -> Subscription {
     let registry = id
-    holders.insert(
-      ObserverEntry(observer: receiver, keyed: true, delivery: .synchronous) { receiver, update in
+    return holders.subscribe(
+      ObserverEntry(observer: receiver, keyed: false, delivery: .synchronous) {
+        receiver, update in
         receiver.receiveShared(update, from: registry)
-      })
+      },
+      endsWithToken: false)
   }
 
   /// The current count of `name` and its version.
