@@ -33,9 +33,9 @@ extension Event {
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) async -> Void
   ) -> Subscription {
     let calls = Liveness()
-    let (stream, continuation) = makeStream(bufferingPolicy: .unbounded)
+    let (stream, channel) = makeStream(bufferingPolicy: .unbounded)
     Task { await Self.call(handler, with: stream, while: calls, on: handler.isolation) }
-    return Subscription(liveness: calls) { continuation.finish() }
+    return Subscription(liveness: calls) { channel.cancel() }
   }
 
   /// Calls `handler` with each payload of `stream`, one at a time, on `isolation`, which is
