@@ -68,18 +68,19 @@ public final class SharedConditioners: Sendable {
   /// - Returns: A conditioner to add to receivers.
   /// - Complexity: O(1). Thread-safe.
   public func conditioner(_ name: String, minCount: Int = 1) -> SharedConditioner {
-    precondition(
-      minCount >= 1,
-      "SharedConditioners.conditioner(\"\(name)\", minCount: \(minCount)): minCount must be at least 1"
-    )
+    // `fatalError` rather than `precondition`, whose message optimized builds drop.
+    guard minCount >= 1 else {
+      fatalError(
+        "SharedConditioners.conditioner(\"\(name)\", minCount: \(minCount)): minCount must be at least 1"
+      )
+    }
     let existing = state.withLock { state -> Int? in
       if let existing = state.tallies[name]?.minCount { return existing }
       state.tallies[name, default: Tally()].minCount = minCount
       return nil
     }
-    if let existing {
-      precondition(
-        existing == minCount,
+    if let existing, existing != minCount {
+      fatalError(
         "SharedConditioners.conditioner(\"\(name)\", minCount: \(minCount)): \"\(name)\" was already handed out with minCount \(existing)"
       )
     }
