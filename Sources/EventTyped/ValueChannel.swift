@@ -13,8 +13,9 @@ final class ValueChannel<Payload: Sendable>: Sendable {
   typealias Waiter = UnsafeContinuation<Payload?, Never>
 
   private struct State: Sendable {
-    /// Buffered values, oldest at `head`.
-    var buffer: ContiguousArray<Payload> = []
+    /// Buffered values, oldest at `head`; each read one is taken out (`nil`), so that the
+    /// reader releases it, after the lock, and the buffer keeps nothing it handed out.
+    var buffer: ContiguousArray<Payload?> = []
     var head = 0
     var waiter: Waiter?
     /// Finished: no more values arrive; the buffered ones are still read.
@@ -23,9 +24,10 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     var count: Int { buffer.count - head }
 
     mutating func removeFirst() -> Payload {
-      let value = buffer[head]
+      let value = buffer[head].take().unsafelyUnwrapped
       head += 1
-      // Compacted once the read part outweighs the rest: amortised O(1) per value.
+      // Compacted once the read part outweighs the rest, which drops only `nil`s: amortised
+      // O(1) per value.
       if head >= 16 && head * 2 >= buffer.count {
         buffer.removeFirst(head)
         head = 0
@@ -41,7 +43,7 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     }
 
     /// Empties the buffer; the values are returned, for the caller to release after its lock.
-    mutating func drain() -> ContiguousArray<Payload> {
+    mutating func drain() -> ContiguousArray<Payload?> {
       defer {
         buffer = []
         head = 0
@@ -116,7 +118,7 @@ final class ValueChannel<Payload: Sendable>: Sendable {
   /// The consumer is gone or cancelled: drops what is buffered, ends the registration, and
   /// hands a waiting consumer `nil`.
   func cancel() {
-    let (waiter, dropped) = state.withLock { state -> (Waiter?, ContiguousArray<Payload>) in
+    let (waiter, dropped) = state.withLock { state -> (Waiter?, ContiguousArray<Payload?>) in
       state.isFinished = true
       defer { state.waiter = nil }
       return (state.waiter, state.drain())

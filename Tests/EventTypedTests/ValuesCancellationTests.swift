@@ -76,4 +76,20 @@ struct ValuesCancellationTests {
     }
     #expect(await consumer.value == [1, 2])
   }
+
+  @Test("a value read from the stream is released once the consumer drops it")
+  func readValueIsReleased() async {
+    let event = Event<Tracked>()
+    let stream = event.values
+    var posted: Tracked? = Tracked("payload")
+    let gone = Weak(posted)
+    event.post(posted!)
+    posted = nil
+    var iterator = stream.makeAsyncIterator()
+    var read = await iterator.next()
+    #expect(read != nil)
+    read = nil
+    #expect(gone.object == nil)
+    withExtendedLifetime(iterator) {}
+  }
 }
