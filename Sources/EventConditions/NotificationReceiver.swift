@@ -108,9 +108,12 @@ public final class NotificationReceiver: Sendable {
     let added = state.withLock {
       $0.machine.add(conditioner.name, minCount: conditioner.minCount, ignorable: ignorable)
     }
-    precondition(
-      added,
-      "NotificationReceiver.add: a conditioner named \"\(conditioner.name)\" is already in the set")
+    guard added else {
+      // `fatalError` rather than `precondition`, whose message optimized builds drop.
+      fatalError(
+        "NotificationReceiver.add: a conditioner named \"\(conditioner.name)\" is already in the set"
+      )
+    }
   }
 
   /// Removes the conditioner named `name`, if the set holds one.

@@ -33,8 +33,11 @@ public import Synchronization
   @usableFromInline static let onceBit = 4
   /// A registration receiving its replay: live deliveries wait behind it (see `ObserverEntry`).
   @usableFromInline static let replayingBit = 8
+  /// A registration holding payloads that an `.untilObserved` list handed to it, not all
+  /// started yet (see `ObserverEntry.beginHandOver`).
+  @usableFromInline static let handOverBit = 16
   /// The bits that send an invocation off the fast path.
-  @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit
+  @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit | handOverBit
 
   @usableFromInline let state = Atomic<Int>(0)
   /// The first owner given to `bind(to:)`, checked without a lock on every invocation of an

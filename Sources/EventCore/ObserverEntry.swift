@@ -180,6 +180,9 @@ public import Synchronization
     let current = state.load(ordering: .acquiring)
     if current & Liveness.slowPathBits != 0 {
       guard current & Liveness.cancelledBit == 0 else { return false }
+      if current & Liveness.handOverBit != 0 {
+        return invokeHandedOver(payload, then: continuation)
+      }
       if current & Liveness.boundBit != 0 && !ownersAreAlive() { return false }
       if current & Liveness.onceBit != 0 && !claimOnce() { return false }
     }
@@ -241,6 +244,8 @@ public import Synchronization
   /// Live deliveries that arrived while the registration received its replay, in post order.
   @usableFromInline final class HeldDeliveries: Sendable {
     let payloads = Lock<ContiguousArray<Payload>>([])
+    /// The held payloads of an `.untilObserved` list handed to this registration.
+    let handOver = Lock(HandOver())
   }
 
   /// Created, with the replaying bit set, by a list that registers this entry with a replay.
@@ -367,7 +372,10 @@ extension ObserverEntry where Payload: Sendable {
   /// Delivers the replayed payloads, oldest first, then the live deliveries held meanwhile,
   /// then ends the replay. Runs on the registering thread, after every lock is released.
   @usableFromInline package func finishReplay(_ replayed: ContiguousArray<Payload>) {
-    for payload in replayed { _ = dispatch(payload) }
+    for payload in replayed where !dispatch(payload) {
+      // Dead before it was even scheduled: what was handed over goes back.
+      giveBackUnstarted()
+    }
     guard let held = held.load() else { return }
     while true {
       let batch = held.payloads.withLock { payloads -> ContiguousArray<Payload> in

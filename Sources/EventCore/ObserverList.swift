@@ -157,7 +157,11 @@ public import Synchronization
   @inlinable
   package func remove(_ entry: Entry) {
     let released = state.withLock { state -> Released? in
-      guard Self.contains(entry, in: state) else { return nil }
+      guard Self.contains(entry, in: state) else {
+        // A once-registration that took a replay is never inserted.
+        state.retention.giveBack(entry.takeUnstarted())
+        return nil
+      }
       var released = Released()
       Self.remove(entry, from: &state)
       unpublish(&state, into: &released)
@@ -186,6 +190,8 @@ public import Synchronization
     let released = state.withLock { state -> Released in
       let entries = state.slots.compactMap { $0 }
       for entry in entries { entry.liveness.cancel() }
+      // The newest first, so the oldest registration's payloads end up at the front.
+      for entry in entries.reversed() { state.retention.giveBack(entry.takeUnstarted()) }
       var released = Released(entries: entries)
       unpublish(&state, into: &released)
       state.slots = []
@@ -357,6 +363,9 @@ public import Synchronization
   @inlinable
   static func remove(_ entry: Entry, from state: inout State) {
     entry.liveness.cancel()
+    if entry.state.load(ordering: .relaxed) & Liveness.handOverBit != 0 {
+      state.retention.giveBack(entry.takeUnstarted())
+    }
     state.slots[entry.index] = nil
     state.liveCount -= 1
     if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
@@ -404,7 +413,15 @@ extension ObserverList where Payload: Sendable {
     let (replayed, released, purgeDue) = state.withLock {
       state -> (ContiguousArray<Payload>, Released, Bool) in
       var released = Released()
+      // A re-registration replaces its observer's entry: what that one was handed and did not
+      // start goes back first, so this one receives it.
+      if let key = entry.key, let previous = state.byKey[key] {
+        state.retention.giveBack(previous.takeUnstarted())
+      }
       let replayed = state.retention.replay(once: isOnce)
+      if state.retention.policy == .untilObserved && !replayed.isEmpty {
+        entry.beginHandOver(replayed)
+      }
       if isOnce && !replayed.isEmpty { return (replayed, released, false) }
       if !replayed.isEmpty { entry.beginReplay() }
       let purgeDue = insert(entry, into: &state, releasing: &released)
