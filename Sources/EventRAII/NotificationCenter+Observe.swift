@@ -106,15 +106,17 @@ extension NotificationCenter {
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
   ///   it does not end the observation.
   @discardableResult
-  public func observe<Owner: AnyObject>(
+  public func observe<Owner: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, owner: Owner,
     delivery: Delivery = .synchronous,
-    _ handler: @escaping @isolated(any) (Owner, Notification) -> Void
+    @_inheritActorContext _ handler:
+      @escaping @isolated(any) @Sendable (Owner, Notification)
+      -> Void
   ) -> Subscription {
     observe(
       name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
       // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-      unsafeBitCast(handler, to: ((Owner, Notification) -> Void).self)
+      unsafeBitCast(handler, to: (@Sendable (Owner, Notification) -> Void).self)
     )
     .bind(to: owner)
   }
@@ -155,7 +157,7 @@ extension NotificationCenter {
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
-  public func observe<Target: AnyObject>(
+  public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous,
     isolation: (any Actor)? = #isolation
@@ -202,7 +204,7 @@ extension NotificationCenter {
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
-  public func observe<Target: AnyObject>(
+  public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous,
     isolation: (any Actor)? = #isolation
@@ -216,7 +218,7 @@ extension NotificationCenter {
 
   /// Registers a handler that receives `observer`, held weakly, with each matching notification;
   /// the observation is token-held.
-  private func observe<Observer: AnyObject>(
+  func observe<Observer: AnyObject>(
     _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
     isolation: (any Actor)?, _ handler: @escaping (Observer, Notification) -> Void
   ) -> Subscription {

@@ -130,7 +130,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: Amortised O(1).
   @inlinable @inline(__always)
   @discardableResult
-  public func register<Observer: AnyObject, each Element>(
+  public func register<Observer: AnyObject & Sendable, each Element>(
     _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void,
     isolation: (any Actor)? = #isolation
   ) -> Subscription where Payload == (repeat each Element) {
@@ -159,7 +159,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @_disfavoredOverload
   @discardableResult
-  public func register<Object: AnyObject, Observer: AnyObject, each Element>(
+  public func register<Object: AnyObject & Sendable, Observer: AnyObject & Sendable, each Element>(
     _ observer: Object, function: @escaping (Observer) -> (repeat each Element) -> Void,
     isolation: (any Actor)? = #isolation
   ) -> Subscription where Payload == (repeat each Element) {
@@ -197,8 +197,9 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: Amortised O(1).
   @inlinable
   @discardableResult
-  public func register<Observer: AnyObject>(
-    _ observer: Observer, handler: @escaping @isolated(any) (Observer, Payload) -> Void
+  public func register<Observer: AnyObject & Sendable>(
+    _ observer: Observer,
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Observer, Payload) -> Void
   ) -> Subscription {
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolatedHandler: handler)
@@ -227,7 +228,10 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func register<T, each Element>(
-    _ type: T.Type, function: @escaping @isolated(any) (repeat each Element) -> Void
+    _ type: T.Type,
+    @_inheritActorContext function:
+      @escaping @isolated(any) @Sendable (repeat each Element)
+      -> Void
   ) -> Subscription where Payload == (repeat each Element) {
     let key = typeKey(for: type)
     let call = IsolatedHandler.callable(function)

@@ -69,7 +69,11 @@ private final class Panel: Update {
 }
 
 private enum Metrics {
-  static func count(_ value: String) {}
+  // `@Sendable`: Swift 5 does not infer it for a static method (Swift 6 does, SE-0418), and the
+  // type-level `register` takes a `@Sendable` function; without it Swift 5 warns "converting
+  // non-Sendable function value to '@isolated(any) @Sendable (String) -> Void' may introduce
+  // data races".
+  @Sendable static func count(_ value: String) {}
 }
 
 extension Swift5CallShapesTests {
