@@ -6,7 +6,7 @@ extension NotificationCenter {
   /// notification; the method always runs on the main actor.
   ///
   /// The twin of the target-action form
-  /// ``observe(_:object:target:action:delivery:isolation:)-(_,_,Target,(Target)->(Notification)->Void,_,_)``
+  /// ``observe(_:object:target:action:delivery:isolation:)-3mzy9``
   /// that Swift picks for a method isolated to the main actor, such as a `@MainActor` screen's:
   ///
   /// ```swift
@@ -59,9 +59,9 @@ extension NotificationCenter {
   /// argument; the method always runs on the main actor.
   ///
   /// The twin of the target-action form
-  /// ``observe(_:object:target:action:delivery:isolation:)-(_,_,Target,(Target)->()->Void,_,_)``
+  /// ``observe(_:object:target:action:delivery:isolation:)-6d6je``
   /// for a method isolated to the main actor; see
-  /// ``observe(_:object:target:action:delivery:)-(_,_,Target,(Target)->(Notification)->Void,_)``.
+  /// ``observe(_:object:target:action:delivery:)-1hj9w``.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.

@@ -73,7 +73,7 @@ extension NotificationCenter {
   /// the handler for each call, and the observation ends with it.
   ///
   /// ```swift
-  /// final class Cache {
+  /// @MainActor final class Cache {
   ///   private var items: [String: Data] = [:]
   ///
   ///   init(center: NotificationCenter) {
@@ -93,14 +93,18 @@ extension NotificationCenter {
   /// ### Threading
   /// Thread-safe. A handler written in code isolated to an actor (a `@MainActor` screen's) runs
   /// on that actor whichever thread posts, and `delivery` does not apply; one written in
-  /// nonisolated code runs as `delivery` says. The owner is kept alive for the call only. After
-  /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again.
+  /// nonisolated code runs as `delivery` says, on the posting threads, so the owner must be
+  /// `Sendable` (a `@MainActor` class is) and the handler `@Sendable`, or the call does not
+  /// compile. An actor observes as its own owner with ``observe(_:object:owner:_:)``. The owner
+  /// is kept alive for the call only. After ``/EventCore/Subscription/cancel()`` returns, the
+  /// handler is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
   ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
   ///     sender.
-  ///   - owner: The object whose lifetime bounds the observation. It is not retained.
+  ///   - owner: The object whose lifetime bounds the observation, `Sendable`. It is not
+  ///     retained.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with the owner and each matching notification.
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
@@ -127,14 +131,12 @@ extension NotificationCenter {
   /// closure captures the target.
   ///
   /// ```swift
-  /// final class Screen {
-  ///   private var token: Subscription?
-  ///
-  ///   init(center: NotificationCenter) {
-  ///     token = center.observe(.init("ModelDidChange"), target: self, action: Screen.refresh)
+  /// final class Indexer: Sendable {
+  ///   func start(center: NotificationCenter) -> Subscription {
+  ///     center.observe(.init("ModelDidChange"), target: self, action: Indexer.reindex)
   ///   }
   ///
-  ///   func refresh(_ note: Notification) {}
+  ///   func reindex(_ note: Notification) {}
   /// }
   /// ```
   ///
@@ -142,16 +144,19 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. Registered from code isolated to an actor (a `@MainActor` class's method
-  /// registering its own methods, say), the method runs on that actor whichever thread posts;
-  /// registered from nonisolated code, it runs as `delivery` says. The target is kept alive for
+  /// Thread-safe. Registered from code isolated to an actor (`isolation`), the method runs on
+  /// that actor whichever thread posts; registered from nonisolated code, it runs as `delivery`
+  /// says, on the posting threads, so the target must be `Sendable`. A `@MainActor` method
+  /// selects the `@MainActor` twin of this form, which runs it on the main actor and does not
+  /// compile off it. Swift drops the isolation of another global actor's unbound method without
+  /// a diagnostic: register such a method from its actor's code. The target is kept alive for
   /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
   ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
   ///     sender.
-  ///   - target: The object whose method is called. It is not retained.
+  ///   - target: The object whose method is called, `Sendable`. It is not retained.
   ///   - action: The unbound method to call, taking the notification.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
@@ -174,11 +179,9 @@ extension NotificationCenter {
   /// The target-action form for a method that does not need the notification:
   ///
   /// ```swift
-  /// final class Badge {
-  ///   private var token: Subscription?
-  ///
-  ///   init(center: NotificationCenter) {
-  ///     token = center.observe(.init("InboxDidChange"), target: self, action: Badge.reload)
+  /// final class Badge: Sendable {
+  ///   func start(center: NotificationCenter) -> Subscription {
+  ///     center.observe(.init("InboxDidChange"), target: self, action: Badge.reload)
   ///   }
   ///
   ///   func reload() {}
@@ -189,16 +192,19 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. Registered from code isolated to an actor (a `@MainActor` class's method
-  /// registering its own methods, say), the method runs on that actor whichever thread posts;
-  /// registered from nonisolated code, it runs as `delivery` says. The target is kept alive for
+  /// Thread-safe. Registered from code isolated to an actor (`isolation`), the method runs on
+  /// that actor whichever thread posts; registered from nonisolated code, it runs as `delivery`
+  /// says, on the posting threads, so the target must be `Sendable`. A `@MainActor` method
+  /// selects the `@MainActor` twin of this form, which runs it on the main actor and does not
+  /// compile off it. Swift drops the isolation of another global actor's unbound method without
+  /// a diagnostic: register such a method from its actor's code. The target is kept alive for
   /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
   ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
   ///     sender.
-  ///   - target: The object whose method is called. It is not retained.
+  ///   - target: The object whose method is called, `Sendable`. It is not retained.
   ///   - action: The unbound method to call, taking no argument.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
