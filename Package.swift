@@ -49,6 +49,11 @@ let package = Package(
       name: "EventsSwift5ClientTests", dependencies: ["Events", "EventTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // An app target as Xcode creates it (SE-0466): every registration form from app code.
+    .testTarget(
+      name: "EventsMainActorClientTests", dependencies: ["Events", "EventTestSupport"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
     .testTarget(
       name: "EventsDemoTests", dependencies: ["events-demo", "Events", "EventTestSupport"]
     ),

@@ -137,7 +137,7 @@ protocol KeyboardObserver: AnyObject {
 /// Observes the keyboard notifications once, for everybody, and forwards them as typed calls.
 ///
 /// Its observations are bound to it: when it is released they end, with no `removeObserver`.
-private final class KeyboardMediator {
+private final class KeyboardMediator: Sendable {
   init(center: NotificationCenter) {
     center.observe(.keyboardWillShow, owner: self, delivery: .mainActor) { _, note in
       guard let (begin, end) = Self.frames(note) else { return }
