@@ -112,7 +112,20 @@ public import Synchronization
       return (released, purgeDue)
     }
     _ = released
-    if purgeDue { purge(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
+  }
+
+  /// The periodic purge of an insert: purges what the calling thread can tell is dead, and has
+  /// each registration it may not check here (one isolated to an actor the caller is not on;
+  /// see `ObserverEntry.isAlive`) checked on its actor, so that dead registrations stay within a
+  /// constant factor of the live ones on a list that is never posted to (guarantee 1) without a
+  /// weak load off their actor (guarantee 12).
+  @inlinable
+  func purgeAndCheckElsewhere(_ entries: ContiguousArray<Entry>) {
+    purge(entries)
+    for entry in entries where !entry.mayLoadReferencesHere && !entry.isCancelled {
+      entry.checkOnItsActor()
+    }
   }
 
   /// Inserts under the lock; what it replaces goes to `released`.
@@ -380,7 +393,8 @@ extension ObserverList where Payload: Sendable {
   /// observers released by an earlier handler, are skipped.
   @inlinable
   package func post(_ payload: Payload) {
-    forEachEntry { $0.deliver(payload) }
+    var context = PostContext()
+    forEachEntry { $0.deliver(payload, &context) }
   }
 
   /// Registers `entry`, first delivering to it what the list retains, through its own delivery.
@@ -412,7 +426,7 @@ extension ObserverList where Payload: Sendable {
     }
     _ = released
     if !replayed.isEmpty { entry.finishReplay(replayed) }
-    if purgeDue { purge(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
 
@@ -440,8 +454,9 @@ extension ObserverList where Payload: Sendable {
       guard let entries else { return }
       var reached = false
       var sawDead = false
+      var context = PostContext()
       for entry in entries {
-        if entry.deliver(payload) { reached = true } else { sawDead = true }
+        if entry.deliver(payload, &context) { reached = true } else { sawDead = true }
       }
       if sawDead { purge(entries) }
       guard !reached, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved

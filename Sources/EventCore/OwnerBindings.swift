@@ -75,7 +75,10 @@ enum OwnerBindings {
       var kept: [Binding] = []
       var ended: [Subscription] = []
       for binding in bindings where !binding.subscription.hasEnded {
-        if binding.owner.isAlive {
+        // An owner of a registration isolated to an actor is loaded only there (guarantee 12):
+        // its own deliveries, or the check its list schedules there, end it once it is gone.
+        let checkable = binding.subscription.liveness?.mayLoadReferencesHere ?? true
+        if !checkable || binding.owner.isAlive {
           kept.append(binding)
         } else {
           ended.append(binding.subscription)

@@ -56,7 +56,7 @@ extension NotificationCenter {
   ) -> (ChannelLease, ObserverEntry<PostedNotification>) {
     let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-    let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
+    let call = IsolatedHandler.callable(sendable: handler)
     let entry = ObserverEntry<PostedNotification>(
       delivery: delivery, isolation: handler.isolation
     ) { posted in
@@ -114,7 +114,7 @@ extension NotificationCenter {
     observe(
       name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
       // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-      unsafeBitCast(handler, to: ((Owner, Notification) -> Void).self)
+      IsolatedHandler.callable(observer: handler)
     )
     .bind(to: owner)
   }
