@@ -74,12 +74,26 @@
   }
 
   /// A handler that receives an observer and a payload, callable without `await` on its
-  /// isolation. Two fixed parameters reinterpret directly, at the caller's types.
+  /// isolation; reinterpreted inside a struct, as ``callable(sendable:)`` is, and for the same
+  /// reason.
   @inlinable
   package static func callable<Observer, Payload>(
     observer handler: @escaping @isolated(any) (Observer, Payload) -> Void
   ) -> (Observer, Payload) -> Void {
-    unsafeBitCast(handler, to: ((Observer, Payload) -> Void).self)
+    unsafeBitCast(
+      IsolatedObserverHandler(body: handler), to: PlainObserverHandler<Observer, Payload>.self
+    ).body
+  }
+
+  @usableFromInline struct IsolatedObserverHandler<Observer, Payload> {
+    @usableFromInline let body: @isolated(any) (Observer, Payload) -> Void
+    @inlinable init(body: @escaping @isolated(any) (Observer, Payload) -> Void) {
+      self.body = body
+    }
+  }
+
+  @usableFromInline struct PlainObserverHandler<Observer, Payload> {
+    @usableFromInline let body: (Observer, Payload) -> Void
   }
 
   /// Stops the program if the code about to call a handler of `kind` is not on the actor the

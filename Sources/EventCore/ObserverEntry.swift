@@ -423,14 +423,19 @@ extension ObserverEntry where Payload: Sendable {
   ///
   /// Why batches (guarantee 14): a drain that loops until the mailbox is empty holds the actor
   /// for as long as posts keep arriving faster than the handler runs, and every other job of
-  /// the actor waits for the whole flood. After a batch the drain suspends (`Task.yield()`),
-  /// which gives the actor up; it resumes behind the jobs the actor had queued meanwhile (of
-  /// its priority or higher), so they wait for one batch at most. Payloads taken from the
-  /// mailbox wait in `pending`, in order, while the drain is suspended: one drain at a time
+  /// the actor waits for the whole flood. After a batch the drain ends and enqueues its
+  /// continuation as a new task isolated to `actor`, which the runtime enqueues on the actor
+  /// itself, behind the jobs queued there meanwhile (of its priority or higher): they wait for
+  /// one batch at most. (`Task.yield()` would hop through the global executor first, and so
+  /// wait for a free thread of the cooperative pool before it even joins the actor's queue.)
+  /// Payloads taken from the mailbox travel in `pending`, in order: one drain at a time
   /// (`isDraining`), so nothing can overtake them.
-  private func drain(_ mailbox: Mailbox, on actor: isolated any Actor) async {
-    var pending = ContiguousArray<Payload>()
-    var next = 0
+  private func drain(
+    _ mailbox: Mailbox, on actor: isolated any Actor,
+    pending taken: ContiguousArray<Payload> = [], from start: Int = 0
+  ) {
+    var pending = taken
+    var next = start
     var served = 0
     while true {
       if next == pending.count {
@@ -446,8 +451,10 @@ extension ObserverEntry where Payload: Sendable {
         if pending.isEmpty { return }
       }
       if served == Mailbox.batchLimit {
-        served = 0
-        await Task.yield()
+        Task { [pending, next] in
+          self.drain(mailbox, on: actor, pending: pending, from: next)
+        }
+        return
       }
       invokeOnItsActor(pending[next])
       next += 1

@@ -77,6 +77,9 @@ struct IsolatedHandlerTests {
     #expect(
       MemoryLayout<IsolatedHandler.IsolatedClosure<Int>>.size
         == MemoryLayout<IsolatedHandler.PlainClosure<Int>>.size)
+    #expect(
+      MemoryLayout<IsolatedHandler.IsolatedObserverHandler<AnyObject, Int>>.size
+        == MemoryLayout<IsolatedHandler.PlainObserverHandler<AnyObject, Int>>.size)
   }
 
   // The round trips reinterpret the structs that the package reinterprets, not the function

@@ -18,12 +18,6 @@ private actor Owner {
     self.token = token
     return token
   }
-
-  func startHandler(_ event: Event<Int>) -> Subscription {
-    let token = event.register(part) { part, value in part.receive(value) }
-    self.token = token
-    return token
-  }
 }
 
 @Suite("Actor isolation lifetime")
@@ -43,16 +37,4 @@ struct ActorIsolationLifetimeTests {
     #expect(token.isCancelled)
   }
 
-  @Test("an actor that registers a closure for an object it owns is released with it")
-  func ownedHandler() async {
-    let event = Event<Int>()
-    var owner: Owner? = Owner()
-    let token = await owner!.startHandler(event)
-    let weakOwner = Weak(owner)
-    owner = nil
-    #expect(weakOwner.object == nil, "the registration kept the actor alive")
-    event.post(1)
-    #expect(event.observerCount == 0)
-    #expect(token.isCancelled)
-  }
 }
