@@ -14,6 +14,14 @@ public import Synchronization
 /// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count,
 ///   and by an insert once the list has grown by half since its last purge, so memory stays
 ///   within a constant factor of the live registrations even on a list that is never posted to.
+/// - Isolation is respected in the purge too: an entry registered from code isolated to an actor
+///   has its observer and owners loaded only on that actor (a strong reference taken elsewhere
+///   could be the last, and run their `deinit` off it), so posts, counts and purges made
+///   elsewhere drop it only once cancelled or once that actor is gone; its actor ends it when a
+///   delivery finds it dead, and an insert's purge has it checked there (see
+///   `ObserverEntry.isAlive`).
+/// - One post, one order: a post carries a ``PostContext`` from entry to entry, so that its
+///   main-actor handlers are queued behind the first of them that still has a delivery queued.
 /// - No user code under the lock: handlers run on a snapshot after the lock is released, and
 ///   everything a mutation releases (entries, old snapshots, hence handler closures and the
 ///   objects they capture) is released after the lock too.
