@@ -32,11 +32,13 @@ struct ActorFairnessStressTests {
     }
     // All posts are in the mailbox well before the handler has served 50 of them.
     DispatchQueue.global().async { for value in 0..<posts { event.post(value) } }
-    #expect(await started.arrival())
+    // Generous waits: each batch needs a thread of the cooperative pool, which the other
+    // stress tests, run alongside under TSan, keep busy for seconds at a time.
+    #expect(await started.arrival(seconds: 60))
     let atEnqueue = delivered.count
     let job = Task { @FloodActor in delivered.count }
     let atJob = await job.value
-    #expect(await finished.arrival())
+    #expect(await finished.arrival(seconds: 60))
     // The batch in progress when the job was enqueued (at most 16 calls), with slack for the
     // read of `atEnqueue` racing the handler.
     #expect(atJob - atEnqueue <= 32, "the job waited for \(atJob - atEnqueue) deliveries")
