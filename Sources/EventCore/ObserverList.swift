@@ -14,6 +14,14 @@ public import Synchronization
 /// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count,
 ///   and by an insert once the list has grown by half since its last purge, so memory stays
 ///   within a constant factor of the live registrations even on a list that is never posted to.
+/// - Isolation is respected in the purge too: an entry registered from code isolated to an actor
+///   has its observer and owners loaded only on that actor (a strong reference taken elsewhere
+///   could be the last, and run their `deinit` off it), so posts, counts and purges made
+///   elsewhere drop it only once cancelled or once that actor is gone; its actor ends it when a
+///   delivery finds it dead, and an insert's purge has it checked there (see
+///   `ObserverEntry.isAlive`).
+/// - One post, one order: a post carries a ``PostContext`` from entry to entry, so that its
+///   main-actor handlers are queued behind the first of them that still has a delivery queued.
 /// - No user code under the lock: handlers run on a snapshot after the lock is released, and
 ///   everything a mutation releases (entries, old snapshots, hence handler closures and the
 ///   objects they capture) is released after the lock too.
@@ -112,7 +120,20 @@ public import Synchronization
       return (released, purgeDue)
     }
     _ = released
-    if purgeDue { purge(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
+  }
+
+  /// The periodic purge of an insert: purges what the calling thread can tell is dead, and has
+  /// each registration it may not check here (one isolated to an actor the caller is not on;
+  /// see `ObserverEntry.isAlive`) checked on its actor, so that dead registrations stay within a
+  /// constant factor of the live ones on a list that is never posted to (guarantee 1) without a
+  /// weak load off their actor (guarantee 12).
+  @inlinable
+  func purgeAndCheckElsewhere(_ entries: ContiguousArray<Entry>) {
+    purge(entries)
+    for entry in entries where !entry.mayLoadReferencesHere && !entry.isCancelled {
+      entry.checkOnItsActor()
+    }
   }
 
   /// Inserts under the lock; what it replaces goes to `released`.
@@ -389,7 +410,8 @@ extension ObserverList where Payload: Sendable {
   /// observers released by an earlier handler, are skipped.
   @inlinable
   package func post(_ payload: Payload) {
-    forEachEntry { $0.deliver(payload) }
+    var context = PostContext()
+    forEachEntry { $0.deliver(payload, &context) }
   }
 
   /// Registers `entry`, first delivering to it what the list retains, through its own delivery.
@@ -429,7 +451,7 @@ extension ObserverList where Payload: Sendable {
     }
     _ = released
     if !replayed.isEmpty { entry.finishReplay(replayed) }
-    if purgeDue { purge(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
 
@@ -457,8 +479,9 @@ extension ObserverList where Payload: Sendable {
       guard let entries else { return }
       var reached = false
       var sawDead = false
+      var context = PostContext()
       for entry in entries {
-        if entry.deliver(payload) { reached = true } else { sawDead = true }
+        if entry.deliver(payload, &context) { reached = true } else { sawDead = true }
       }
       if sawDead { purge(entries) }
       guard !reached, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved

@@ -59,7 +59,7 @@ extension NotificationCenter {
   ) -> (ChannelLease, ObserverEntry<PostedNotification>) {
     let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-    let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
+    let call = IsolatedHandler.callable(sendable: handler)
     let entry = ObserverEntry<PostedNotification>(
       delivery: delivery, isolation: handler.isolation
     ) { posted in
@@ -123,7 +123,7 @@ extension NotificationCenter {
     observe(
       name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
       // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-      unsafeBitCast(handler, to: (@Sendable (Owner, Notification) -> Void).self)
+      IsolatedHandler.callable(observer: handler)
     )
     .bind(to: owner)
   }

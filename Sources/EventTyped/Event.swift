@@ -418,6 +418,11 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// Registrations whose observer was deallocated are purged, not counted. Thread-safe.
   ///
+  /// A registration made from code isolated to an actor has its observer and owners checked
+  /// only on that actor, so that no `deinit` of theirs ever runs on the counting thread: read
+  /// elsewhere, the count may still include one whose observer has died, until its actor learns
+  /// of it (its next delivery; on the main actor, also a count read there).
+  ///
   /// - Complexity: O(*n*) in the number of registrations.
   public var observerCount: Int {
     list.count
