@@ -49,9 +49,7 @@ struct ActorOwnerObservationTests {
   }
 
   @Test(
-    "an actor observing as its own owner is deallocated once released, and the observation ends",
-    .disabled(
-      "needs issue-20core: Delivery holding the actor weakly (guarantee 11); remove on merge")
+    "an actor observing as its own owner is deallocated once released, and the observation ends"
   )
   func heldWeakly() async {
     let center = NotificationCenter()

@@ -34,17 +34,18 @@ struct IsolatedOwnerTeardownStressTests {
     let stop = Counter()
     let stopped = Signal()
     let threads = 2
+    let rounds = 1_000
     for _ in 0..<threads {
       Thread {
         while stop.count == 0 {
           center.post(name: .teardown, object: nil)
           // Paced, so that the main queue is not flooded faster than the main actor drains.
-          Thread.sleep(forTimeInterval: 0.000_05)
+          Thread.sleep(forTimeInterval: 0.000_2)
         }
         stopped.fire()
       }.start()
     }
-    for _ in 0..<2_000 {
+    for _ in 0..<rounds {
       var screen: Screen? = Screen(offMainActor: offMainActor)
       for _ in 0..<8 {
         center.observe(.teardown, owner: screen!) { screen, _ in screen.refresh() }
@@ -55,6 +56,6 @@ struct IsolatedOwnerTeardownStressTests {
     stop.increment()
     for _ in 0..<threads { #expect(await stopped.arrival()) }
     await drainMainQueue()
-    #expect(offMainActor.count == 0, "\(offMainActor.count) of 2000 owners deinitialized off main")
+    #expect(offMainActor.count == 0, "\(offMainActor.count) of \(rounds) owners deinitialized off main")
   }
 }

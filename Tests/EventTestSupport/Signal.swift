@@ -52,8 +52,13 @@ extension Signal {
   /// Waits for `fire()`, bounded, on a thread of its own, so the cooperative pool stays free to
   /// run what will fire it.
   ///
+  /// The default bound is generous: on a two-core machine the whole suite runs in parallel
+  /// with stress tests whose threads keep both cores busy, and the cooperative pool (two
+  /// threads there) that an async delivery needs can wait behind them for more than ten
+  /// seconds. A regression that never fires still fails, after the bound.
+  ///
   /// - Returns: `false` if `seconds` passed first.
-  public func arrival(seconds: Double = 10) async -> Bool {
+  public func arrival(seconds: Double = 30) async -> Bool {
     await withCheckedContinuation { continuation in
       Thread { continuation.resume(returning: self.wait(seconds: seconds)) }.start()
     }

@@ -56,9 +56,7 @@ struct ActorObserverTests {
   }
 
   @Test(
-    "an actor that registers itself is deallocated once released, and its registration ends",
-    .disabled(
-      "needs issue-20core: Delivery holding the actor weakly (guarantee 11); remove on merge")
+    "an actor that registers itself is deallocated once released, and its registration ends"
   )
   func heldWeakly() async {
     let event = Event<Int>()

@@ -128,7 +128,7 @@ struct EventValuesTests {
       return count
     }
     event.post(1)
-    try #require(started.wait())
+    try #require(await started.arrival())
     consumer.cancel()
 
     #expect(await consumer.value == 1)
