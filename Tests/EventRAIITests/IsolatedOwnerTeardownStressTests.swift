@@ -56,6 +56,7 @@ struct IsolatedOwnerTeardownStressTests {
     stop.increment()
     for _ in 0..<threads { #expect(await stopped.arrival()) }
     await drainMainQueue()
-    #expect(offMainActor.count == 0, "\(offMainActor.count) of \(rounds) owners deinitialized off main")
+    #expect(
+      offMainActor.count == 0, "\(offMainActor.count) of \(rounds) owners deinitialized off main")
   }
 }

@@ -57,7 +57,8 @@ struct IsolatedObserverTeardownStressTests {
     stop.increment()
     for _ in 0..<threads { #expect(await stopped.arrival()) }
     await drainMainQueue()
-    #expect(offMainActor.count == 0, "\(offMainActor.count) of \(rounds) screens deinitialized off main")
+    #expect(
+      offMainActor.count == 0, "\(offMainActor.count) of \(rounds) screens deinitialized off main")
     #expect(events.allSatisfy { $0.observerCount == 0 })
   }
 }
