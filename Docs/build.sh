@@ -30,7 +30,7 @@ dependencies_of() {
     EventRAII | EventBroadcast | EventTyped) echo EventCore ;;
     EventConditions) echo EventCore EventTyped ;;
     EventTesting) echo EventCore EventRAII EventTyped ;;
-    Events) echo EventCore EventRAII EventBroadcast EventTyped EventConditions ;;
+    Events) echo EventCore EventRAII EventBroadcast EventTyped EventConditions EventTesting ;;
     *) fail "no dependencies listed for module $1" ;;
   esac
 }
