@@ -32,6 +32,9 @@ DECLARATION = re.compile(
     r"(?:(?:public|package|internal|fileprivate|private|final|nonisolated)\s+)*"
     r"(?:import|class|struct|enum|protocol|extension|func|actor|typealias)\b")
 
+# An attribute alone on its line, such as `@available(macOS 26, *)` above a declaration.
+ATTRIBUTE_LINE = re.compile(r"^@\w+(?:\([^)]*\))?\s*$")
+
 def examples(path):
     """Yields (first line number of the code, code lines) of each compiled ```swift fence."""
     lines = open(path, encoding="utf-8").read().split("\n")
@@ -49,14 +52,15 @@ def examples(path):
 
 def blocks(code, first_line):
     """Splits code into top-level blocks: a column-0 line, its indented lines and closing
-    brackets; comments and blank lines join the block that follows them."""
+    brackets; comments, blank lines and attribute lines (`@available(...)` alone on its line)
+    join the block that follows them."""
     current, start, pending = [], None, []
     for number, line in enumerate(code, first_line):
         opens = line and not line[0].isspace() and line[0] not in "}])" and not line.startswith("//")
         if opens and current:
             yield start, current
             current, start = [], None
-        if not line.strip() or line.startswith("//"):
+        if not line.strip() or line.startswith("//") or ATTRIBUTE_LINE.match(line):
             pending.append((number, line))
             continue
         if start is None:
@@ -69,7 +73,8 @@ def blocks(code, first_line):
 def generate(relative, first_line, code):
     imports, declarations, statements = [], [], []
     for start, block in blocks(code, first_line):
-        head = next(l for l in block if l.strip() and not l.startswith("//"))
+        head = next(l for l in block
+                    if l.strip() and not l.startswith("//") and not ATTRIBUTE_LINE.match(l))
         if head.startswith("import "):
             imports.append((start, block))
         elif DECLARATION.match(head):

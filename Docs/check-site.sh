@@ -34,6 +34,8 @@ pages=(
   "documentation/events/|Events"
   "documentation/events/gettingstarted/|Getting started"
   "documentation/events/performance/|Performance"
+  "documentation/events/migratingfromizevent/|Migrating from IZEvent"
+  "documentation/events/testingcodethatusesevents/|Testing code that uses Events"
   "documentation/eventcore/|EventCore"
   "documentation/eventcore/subscription/|Subscription"
   "documentation/eventraii/|EventRAII"

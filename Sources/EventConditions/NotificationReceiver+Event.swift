@@ -13,7 +13,8 @@ extension NotificationReceiver {
   ///
   /// let receiver = NotificationReceiver()
   /// receiver.add(NotificationConditioner("pages", minCount: 3))
-  /// let counting = receiver.listen(to: Sync.didFetchPage, as: "pages")
+  /// receiver.listen(to: Sync.didFetchPage, as: "pages")
+  ///   .store(in: &subscriptions)  // a Set<Subscription> property of the screen
   /// ```
   ///
   /// - Parameters:

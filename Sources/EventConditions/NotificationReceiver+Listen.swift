@@ -10,7 +10,8 @@ extension NotificationReceiver {
   /// ```swift
   /// let receiver = NotificationReceiver()
   /// receiver.add(NotificationConditioner("ProfileLoaded"))
-  /// let listening = receiver.listen(to: Notification.Name("ProfileLoaded"))
+  /// receiver.listen(to: Notification.Name("ProfileLoaded"))
+  ///   .store(in: &subscriptions)  // a Set<Subscription> property of the screen
   /// ```
   ///
   /// - Parameters:

@@ -12,7 +12,8 @@ public import EventCore
 /// receiver.add(NotificationConditioner("profile"))
 /// receiver.add(NotificationConditioner("friends"))
 /// receiver.add(NotificationConditioner("messages", minCount: 3))
-/// let token = receiver.onVerified { print("everything loaded") }
+/// let subscriptions = SubscriptionBag()  // in real code, a property of the screen
+/// receiver.onVerified { print("everything loaded") }.store(in: subscriptions)
 ///
 /// receiver.check("profile")
 /// receiver.check("friends")
@@ -38,8 +39,11 @@ public import EventCore
 ///
 /// ### Threading
 /// Every member is thread-safe: arrivals from many threads at once are counted exactly, each
-/// under the receiver's lock. Handlers run on the thread whose call caused them, after the
-/// lock is released, so a handler may call back into the receiver.
+/// under the receiver's lock. Handlers run after the lock is released, so a handler may call
+/// back into the receiver. A handler written in nonisolated code runs on the thread whose call
+/// caused it, before that call returns. A handler written in code isolated to an actor (a
+/// `@MainActor` screen's) runs on that actor: inline when the call is made there, otherwise
+/// scheduled onto it, so ``check(_:)`` may return `true` before that handler has run.
 public final class NotificationReceiver: Sendable {
   typealias Waiter = CheckedContinuation<Void, Never>
 
@@ -148,8 +152,9 @@ public final class NotificationReceiver: Sendable {
   ///   for the completing arrival; latched, `true` for it and for every arrival after it, of
   ///   any name, in the set or not, until ``reset()``. Always `false` while ``isEnabled`` is
   ///   `false`.
-  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers run
-  ///   on the calling thread.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers
+  ///   written in nonisolated code run on the calling thread before it returns, handlers
+  ///   isolated to an actor on that actor (see "Threading" in ``NotificationReceiver``).
   @discardableResult
   public func check(_ name: String) -> Bool {
     let (evaluation, due) = state.withLock { state in
@@ -168,7 +173,8 @@ public final class NotificationReceiver: Sendable {
   /// - Parameters:
   ///   - name: The name that arrived.
   ///   - verify: Called once, on the calling thread before this method returns, with what
-  ///     ``check(_:)`` would return, after any ``onVerified(_:)`` handlers have run.
+  ///     ``check(_:)`` would return, after the ``onVerified(_:)`` handlers written in
+  ///     nonisolated code have run (those isolated to an actor may run later, on it).
   public func check(_ name: String, verify: (Bool) -> Void) {
     verify(check(name))
   }
@@ -207,8 +213,9 @@ public final class NotificationReceiver: Sendable {
   /// (`remaining(name) == 0`), not the next round that a completion re-arms.
   ///
   /// - Parameter name: The conditioner's name, matched by value.
-  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers run
-  ///   on the calling thread, `onIgnored` ones before `onVerified` ones.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers
+  ///   written in nonisolated code run on the calling thread, `onIgnored` ones before
+  ///   `onVerified` ones; handlers isolated to an actor run on that actor.
   public func ignore(_ name: String) {
     guard state.withLock({ $0.machine.markIgnored(name) }) else { return }
     ignoredHandlers.post(name)
@@ -232,8 +239,11 @@ public final class NotificationReceiver: Sendable {
 
   /// Calls `handler` each time the set completes.
   ///
-  /// Handlers run in the order they were added, on the thread whose arrival or ignore
-  /// completed the set, after the receiver's lock is released.
+  /// Handlers run in the order they were added, after the receiver's lock is released. One
+  /// written in nonisolated code runs on the thread whose arrival or ignore completed the set,
+  /// before that call returns. One written in code isolated to an actor (a `@MainActor`
+  /// screen's) runs on that actor: inline when the completing call is made there, otherwise
+  /// scheduled onto it, so ``check(_:)`` may already have returned `true` when it runs.
   ///
   /// - Parameter handler: The code to run on each completion.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
@@ -249,8 +259,9 @@ public final class NotificationReceiver: Sendable {
 
   /// Calls `handler` with the name of each conditioner that ``ignore(_:)`` marks met.
   ///
-  /// Handlers run in the order they were added, on the ignoring thread, after the receiver's
-  /// lock is released and before any ``onVerified(_:)`` handler that the ignore triggers.
+  /// Handlers run in the order they were added, after the receiver's lock is released and
+  /// before any ``onVerified(_:)`` handler that the ignore triggers: on the ignoring thread
+  /// when written in nonisolated code, on their actor when isolated to one.
   ///
   /// - Parameter handler: The code to run, given the ignored name.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to

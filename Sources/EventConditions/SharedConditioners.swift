@@ -23,7 +23,9 @@ import Synchronization
 ///
 /// ### Threading
 /// Every member is thread-safe. Holders are updated on the thread that reports the arrival,
-/// after the registry's lock is released, and their `onVerified` handlers run there.
+/// after the registry's lock is released. Their `onVerified` handlers written in nonisolated
+/// code run there, before ``arrive(_:)`` returns; handlers isolated to an actor run on that
+/// actor, scheduled onto it when the arrival is reported elsewhere.
 public final class SharedConditioners: Sendable {
   /// The registry most apps need: one per process.
   public static let shared = SharedConditioners()
@@ -141,7 +143,8 @@ public final class SharedConditioners: Sendable {
   /// `name.rawValue`.
   ///
   /// ```swift
-  /// let listening = SharedConditioners.shared.listen(to: Notification.Name("LoggedIn"))
+  /// SharedConditioners.shared.listen(to: Notification.Name("LoggedIn"))
+  ///   .store(in: sessionSubscriptions)  // a SubscriptionBag that lives as long as the session
   /// ```
   ///
   /// - Parameters:

@@ -1,8 +1,14 @@
-/// A token that keeps one registration alive and ends it when cancelled or released.
+/// A token for one registration, which ``cancel()`` ends.
 ///
-/// Every registration in Events hands back a `Subscription`. Keep it in a property, a `Set`, or a
-/// ``SubscriptionBag`` for as long as you want the handler to run; call ``cancel()`` or let the
-/// last reference go to end it. There is no `removeObserver` to forget.
+/// Every registration in Events hands back a `Subscription`, and ``cancel()`` ends any of them.
+/// Token-held forms (`Event.subscribe`, the token-held and target-action
+/// `NotificationCenter.observe`, `NotificationReceiver.onVerified`...) also end when the last
+/// reference to the token goes: keep it in a property, a `Set`, or a ``SubscriptionBag`` for as
+/// long as you want the handler to run. Forms bounded by an observer, an owner or a single call
+/// (`Event.register`, `Event.subscribeOnce`, `Broadcaster.register`,
+/// `NotificationCenter.observe(_:object:owner:delivery:_:)` and `observeOnce`) outlive their
+/// token, which you may drop. <doc:SubscriptionLifetimes> lists every form of each kind. There
+/// is no `removeObserver` to forget.
 ///
 /// ```swift
 /// final class Screen {

@@ -17,9 +17,10 @@ extension NotificationCenter {
   ///   let path: String
   /// }
   ///
-  /// let token = NotificationCenter.default.observe(for: DidSave.self) { message in
+  /// NotificationCenter.default.observe(for: DidSave.self) { message in
   ///   print("saved \(message.path)")
   /// }
+  /// .store(in: &subscriptions)  // a Set<Subscription> that lives as long as the observation
   /// ```
   ///
   /// As with Foundation's own `ObservationToken`, the observation keeps the center alive until
@@ -51,7 +52,8 @@ extension NotificationCenter {
   /// returned subscription is cancelled or released.
   ///
   /// ```swift
-  /// let token = center.observe(of: document, for: .didSave) { message in print(message.path) }
+  /// center.observe(of: document, for: .didSave) { message in print(message.path) }
+  ///   .store(in: &subscriptions)
   /// ```
   ///
   /// ### Threading
@@ -111,9 +113,10 @@ extension NotificationCenter {
   ///   typealias Subject = Document
   /// }
   ///
-  /// let token = NotificationCenter.default.observe(for: DidSelect.self) { _ in
+  /// NotificationCenter.default.observe(for: DidSelect.self) { _ in
   ///   print("selected")
   /// }
+  /// .store(in: &subscriptions)  // a Set<Subscription> that lives as long as the observation
   /// ```
   ///
   /// As with Foundation's own `ObservationToken`, the observation keeps the center alive until

@@ -24,9 +24,12 @@ extension NotificationCenter {
   /// those two groups is the center's and is unspecified.
   ///
   /// ### Threading
-  /// Thread-safe. The handler runs as `delivery` says: on the posting thread before `post`
-  /// returns (`.synchronous`), asynchronously on a queue in post order (`.queue(_:)`, and `post`
-  /// does not wait for it), or on the main actor (`.mainActor`). After
+  /// Thread-safe. A handler written in nonisolated code runs as `delivery` says: on the posting
+  /// thread before `post` returns (`.synchronous`), asynchronously on a queue in post order
+  /// (`.queue(_:)`, and `post` does not wait for it, where Foundation's `post` waits for the
+  /// observers it queued), or on the main actor (`.mainActor`). A handler written in code
+  /// isolated to an actor (a closure in a `@MainActor` class) runs on that actor whatever
+  /// `delivery` says, as the owner and target-action forms do. After
   /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again, even for a
   /// delivery already queued.
   ///

@@ -31,9 +31,16 @@ import EventCore
 /// each type) has at most one registration; registering it again replaces the handler and moves
 /// it to the end of the delivery order.
 ///
+/// Releasing the event ends its registrations: their tokens read
+/// ``/EventCore/Subscription/isCancelled``, and their handlers, with what they captured, are
+/// released. Unlike Combine, where a subscription you hold keeps its subscriber attached, a token
+/// does not keep the event alive: keep the event itself for as long as it should deliver,
+/// usually as a `static let` or a property of the object that posts it.
+///
 /// ### Threading
 /// Every member is thread-safe. Handlers run as the event's ``/EventCore/Delivery`` says:
-/// `.synchronous` (the default) on the posting thread before `post` returns, `.queue(q)`
+/// `.synchronous` (the default) on the posting thread before `post` returns (with one exception
+/// for replaying events, in ``Replay``), `.queue(q)`
 /// asynchronously on `q`, `.mainActor` on the main actor. No handler runs under a lock, so a
 /// handler may register, unregister or post, on this event too.
 ///
@@ -71,9 +78,12 @@ public final class Event<Payload: Sendable>: Sendable {
   /// other threads post during the registration. The event reads what it retains and publishes
   /// the registration in one critical section, and a post records its payload and reads the
   /// registrations in one critical section too, so each post falls wholly before the
-  /// registration (replayed) or after it (live); live posts that arrive while the replay runs
-  /// wait behind it. With `.synchronous` delivery the replay has run when the registration
-  /// call returns.
+  /// registration (replayed) or after it (live). A live post that reaches the registration
+  /// while its replay runs is held behind the replay, and the registering thread delivers it
+  /// right after: with `.synchronous` delivery, such a post made on another thread returns
+  /// before that handler runs, the one exception to "before `post` returns" (waiting for
+  /// another thread's handler could hang). With `.synchronous` delivery the replay has run when
+  /// the registration call returns.
   ///
   /// - Parameters:
   ///   - delivery: Where the handlers run: `.synchronous` (the default) on the posting thread,
@@ -111,11 +121,10 @@ public final class Event<Payload: Sendable>: Sendable {
   /// method, so the registration takes it from the caller: register an actor's methods from
   /// that actor's code, or use ``register(_:handler:)``, whose closure keeps its own.
   ///
-  /// Calling an unbound method first binds it to the observer, which creates a closure. This
-  /// call is always inlined into yours, so a method written at the call site (`Screen.show`)
-  /// allocates nothing per delivery; a method passed in as a function value, through a helper
-  /// of your own, allocates that small closure per delivery, and Swift offers no way around it.
-  /// ``register(_:handler:)`` never does.
+  /// Written at the call site (`Screen.show`), the method allocates nothing per delivery: this
+  /// call is always inlined into yours. A method passed in as a function value, through a
+  /// helper of your own, allocates a closure per delivery (the Performance article of the
+  /// documentation says why); ``register(_:handler:)`` never does.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
@@ -288,8 +297,10 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// Ends the registration of `observer`, if it has one.
   ///
-  /// After it returns, the observer's handler is not invoked again, even for a post in progress
-  /// on another thread or a delivery already queued. Thread-safe, and safe from a handler.
+  /// After it returns, no invocation of the observer's handler starts for a post that begins
+  /// afterwards, for a delivery already queued, or later in a post in progress on this thread;
+  /// an invocation that had already started on another thread may still be running, since
+  /// `unregister` never waits for it. Thread-safe, and safe from a handler.
   ///
   /// Generic rather than taking `AnyObject`, so that `unregister(SomeClass.self)` picks
   /// ``unregister(_:)-(T.Type)`` on Apple platforms too, where a class metatype also converts to
