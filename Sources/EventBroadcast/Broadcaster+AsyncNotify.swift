@@ -48,7 +48,8 @@ extension Broadcaster {
   }
 
   /// Calls `body` with each observer of `protocolType` registered with the ``shared``
-  /// broadcaster, on each observer's isolation; see ``notify(_:_:)-swift.method``.
+  /// broadcaster, on each observer's isolation; see ``notify(_:_:)-swift.method``, which this
+  /// forwards to.
   ///
   /// ```swift
   /// Broadcaster.notify((any Store).self) { await $0.record(42) }

@@ -34,7 +34,7 @@ import EventCore
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
-/// ``notify(_:_:)-swift.method`` closure. There are no dispatch barriers, no observer code
+/// ``notify(_:_:isolation:)-swift.method`` closure. There are no dispatch barriers, no observer code
 /// runs while a lock is held, and nothing waits for an observer's call running on another
 /// thread: once `unregister` returns no notification starts a new call to the observer, and a
 /// call already running elsewhere may finish.

@@ -38,7 +38,7 @@ import Synchronization
     var isDraining = false
   }
 
-  /// Async calls (``Broadcaster/notify(_:_:)-(_,()async->Void)``) waiting for the registration's
+  /// Async calls (`notify` with an async body) waiting for the registration's
   /// isolation, run one at a time, in notify order.
   struct AsyncMailbox {
     var calls: ContiguousArray<@Sendable (isolated (any Actor)?) async -> Void> = []
