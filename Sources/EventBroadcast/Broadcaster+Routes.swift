@@ -10,10 +10,10 @@ extension Broadcaster {
   ///
   /// - Returns: `false` when the registration is dead, so that the list purges it.
   @usableFromInline static func route<P>(
-    _ entry: ObserverEntry<Never>, _ registration: UnretainedObserver,
-    _ body: @escaping @isolated(any) @Sendable (P) -> Void, caller: (any Actor)?,
-    _ context: inout NotifyContext
+    _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
+    caller: (any Actor)?, _ context: inout NotifyContext
   ) -> Bool {
+    let registration = registration(of: entry)
     let route = registration.route
     switch route.kind {
     case .synchronous:

@@ -32,10 +32,18 @@ import EventCore
 /// registered; registering one again moves it to the end, and it is still called once per
 /// notification.
 ///
+/// ### Where observers are called
+/// Each registration says: an observer registered from nonisolated code is called on the thread
+/// that notifies, unless its delivery says `.queue(q)` or `.mainActor`
+/// (``register(_:observer:delivery:isolation:)-swift.method``); one registered from code
+/// isolated to an actor (a `@MainActor` screen registering itself) is called on that actor, even
+/// from a background `notify`. A `notify` body isolated to an actor runs there for every
+/// observer. `notify` never waits for a queued call.
+///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
-/// ``notify(_:_:isolation:)-swift.method`` closure. There are no dispatch barriers, no observer code
-/// runs while a lock is held, and nothing waits for an observer's call running on another
+/// ``notify(_:_:isolation:)-swift.method`` closure. There are no dispatch barriers, no observer
+/// code runs while a lock is held, and nothing waits for an observer's call running on another
 /// thread: once `unregister` returns no notification starts a new call to the observer, and a
 /// call already running elsewhere may finish.
 public final class Broadcaster: Sendable {
@@ -265,15 +273,18 @@ public final class Broadcaster: Sendable {
       guard entry.liveness.isLive else { return false }
       // Safe: every entry of the channel of `P` carries the observer registered as a `P`, and
       // the entry, which the list's snapshot holds, keeps it alive without a retain here.
-      return entry.unretainedAttachment.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-        let registration = unsafeDowncast($0, to: UnretainedObserver.self)
-        guard registration.isInline else {
-          return Self.route(entry, registration, body, caller: caller, &context)
-        }
-        guard let alive = entry.observer else { return false }
-        registration.withObserver(alive, as: P.self, call)
-        return true
+      let attachment = entry.unretainedAttachment.unsafelyUnwrapped
+      let isInline = attachment._withUnsafeGuaranteedRef {
+        unsafeDowncast($0, to: UnretainedObserver.self).isInline
       }
+      guard isInline else {
+        return Self.route(entry, body, caller: caller, &context)
+      }
+      guard let alive = entry.observer else { return false }
+      attachment._withUnsafeGuaranteedRef {
+        unsafeDowncast($0, to: UnretainedObserver.self).withObserver(alive, as: P.self, call)
+      }
+      return true
     }
   }
 

@@ -119,12 +119,13 @@ struct BroadcasterAsyncNotifyTests {
     #expect(calls.count == 0)
   }
 
-  @Test("a closure without await still selects the synchronous notify")
-  func synchronousOverloadForPlainClosures() {
+  @Test("a closure without await still selects the synchronous notify, in async code too")
+  func synchronousOverloadForPlainClosures() async {
     let cache = SynchronousCache()
     hub.register((any SynchronousRefresh).self, observer: cache)
 
     hub.notify((any SynchronousRefresh).self) { $0.refresh(1) }
+    Broadcaster.shared.notify((any SynchronousRefresh).self) { $0.refresh(2) }
 
     #expect(cache.values.values == [1])
   }

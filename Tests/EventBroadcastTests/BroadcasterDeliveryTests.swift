@@ -62,6 +62,12 @@ private actor Tally: Refresh {
     assumeIsolated { $0.total.append(value) }
     arrived.fire()
   }
+
+  /// Notifies from the actor's own code, and reads what arrived before `notify` returned.
+  func notifyHere(_ hub: Broadcaster, _ value: Int) -> [Int] {
+    hub.notify((any Refresh).self) { $0.refresh(value) }
+    return total
+  }
 }
 
 @Suite("Broadcaster delivery per registration")
@@ -231,5 +237,13 @@ struct BroadcasterDeliveryTests {
 
     for _ in 1...40 { #expect(await tally.arrived.arrival()) }
     #expect(await tally.total == Array(1...40))
+  }
+
+  @Test("an actor's own notify calls it inline, before notify returns")
+  func actorObserverInline() async {
+    let tally = Tally()
+    await tally.start(hub)
+
+    #expect(await tally.notifyHere(hub, 1) == [1])
   }
 }
