@@ -234,9 +234,11 @@ public final class Broadcaster: Sendable {
   ///   - body: Called with each observer, typed as `protocolType`.
   ///   - isolation: The actor the caller runs on, by default that of the calling code: where
   ///     `notify` runs inline rather than queued.
-  /// - Complexity: O(*n*) for *n* observers. Allocates nothing when no observer needs a hop,
-  ///   `body` captures nothing and the observers did not change since the previous notification
-  ///   of `protocolType`; a capturing body costs its context, each queued call one job.
+  /// - Complexity: O(*n*) for *n* observers. Reaching observers that need no hop allocates
+  ///   nothing, once the observers are unchanged since the previous notification of
+  ///   `protocolType`; each queued call costs one job. Forming `body` costs one allocation at the
+  ///   call site with Swift 6.3, even for a closure that captures nothing: an escaping
+  ///   `@isolated(any)` closure carries its isolation in a context of its own.
   @inlinable
   public func notify<P>(
     _ protocolType: P.Type,
@@ -270,22 +272,32 @@ public final class Broadcaster: Sendable {
     let call = IsolatedHandler.callable(body: body)
     var context = NotifyContext()
     channel.forEachEntry { entry in
-      guard entry.liveness.isLive else { return false }
-      // Safe: every entry of the channel of `P` carries the observer registered as a `P`, and
-      // the entry, which the list's snapshot holds, keeps it alive without a retain here.
-      let attachment = entry.unretainedAttachment.unsafelyUnwrapped
-      let isInline = attachment._withUnsafeGuaranteedRef {
-        unsafeDowncast($0, to: UnretainedObserver.self).isInline
-      }
-      guard isInline else {
-        return Self.route(entry, body, caller: caller, &context)
-      }
-      guard let alive = entry.observer else { return false }
-      attachment._withUnsafeGuaranteedRef {
-        unsafeDowncast($0, to: UnretainedObserver.self).withObserver(alive, as: P.self, call)
-      }
-      return true
+      notify(entry, body, call, caller: caller, &context)
     }
+  }
+
+  /// One observer of ``notify(_:_:caller:)``: called inline if its registration is synchronous
+  /// and nonisolated, through its route otherwise.
+  ///
+  /// - Returns: `false` when the registration is dead.
+  @inlinable @inline(__always)
+  static func notify<P>(
+    _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
+    _ call: @Sendable (P) -> Void, caller: (any Actor)?, _ context: inout NotifyContext
+  ) -> Bool {
+    guard entry.liveness.isLive else { return false }
+    // Safe: every entry of the channel of `P` carries the observer registered as a `P`, and
+    // the entry, which the list's snapshot holds, keeps it alive without a retain here.
+    let attachment = entry.unretainedAttachment.unsafelyUnwrapped
+    let isInline = attachment._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: UnretainedObserver.self).isInline
+    }
+    guard isInline else { return route(entry, body, caller: caller, &context) }
+    guard let alive = entry.observer else { return false }
+    attachment._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: UnretainedObserver.self).withObserver(alive, as: P.self, call)
+    }
+    return true
   }
 
   /// The number of live observers registered for `protocolType`.

@@ -110,8 +110,10 @@
   func withObserver<P>(_ alive: AnyObject, as type: P.Type, _ body: (P) -> Void) {
     withUnsafeTemporaryAllocation(of: P.self, capacity: 1) { storage in
       let copy = storage.baseAddress.unsafelyUnwrapped
-      withUnsafeMutablePointers { header, bytes in
-        UnsafeMutableRawPointer(copy).copyMemory(from: bytes, byteCount: header.pointee.size)
+      // The size of `P`, which is the header's size for copied bytes: a constant here, so the
+      // copy is a few moves rather than a call to `memcpy`.
+      withUnsafeMutablePointerToElements { bytes in
+        UnsafeMutableRawPointer(copy).copyMemory(from: bytes, byteCount: MemoryLayout<P>.size)
       }
       // A `P` claiming a reference that was never retained (see the type's proof): lent to
       // `body`, then moved back and abandoned, never released.
