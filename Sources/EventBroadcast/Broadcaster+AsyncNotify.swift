@@ -16,7 +16,7 @@ extension Broadcaster {
   /// runs: on the registering code's actor (the main actor for a `@MainActor` screen), on `q`
   /// for a `.queue(q)` registration (where it starts, and resumes between suspensions), off any
   /// actor for a nonisolated one; its `await` hops to the observer's actor. A closure with no
-  /// `await` selects the synchronous ``notify(_:_:isolation:)`` instead.
+  /// `await` selects the synchronous ``notify(_:_:isolation:)-swift.method`` instead.
   ///
   /// A queued call holds its observer weakly, and checks it when it starts: an observer released
   /// or unregistered before then is not called, and not kept alive.

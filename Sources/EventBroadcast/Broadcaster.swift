@@ -66,14 +66,14 @@ public final class Broadcaster: Sendable {
   /// them. The new broadcaster may be shared with and used from any thread.
   public init() {}
 
-  /// Registers `observer` to be called by every later ``notify(_:_:isolation:)`` of
+  /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
   /// `protocolType`, on the notifying thread, or on the actor of the code that registers it.
   ///
-  /// The same as ``register(_:observer:delivery:isolation:)`` with `.synchronous` delivery: a
-  /// registration made from nonisolated code is called on the thread that notifies, before
-  /// `notify` returns; one made from code isolated to an actor (a `@MainActor` screen
-  /// registering itself) is called on that actor, inline when `notify` runs there with nothing
-  /// queued for it, otherwise queued there, in notify order.
+  /// The same as ``register(_:observer:delivery:isolation:)-swift.method`` with `.synchronous`
+  /// delivery: a registration made from nonisolated code is called on the thread that
+  /// notifies, before `notify` returns; one made from code isolated to an actor (a `@MainActor`
+  /// screen registering itself) is called on that actor, inline when `notify` runs there with
+  /// nothing queued for it, otherwise queued there, in notify order.
   ///
   /// The observer is held weakly: the registration lasts until the observer is deallocated, you
   /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you
@@ -114,7 +114,7 @@ public final class Broadcaster: Sendable {
     register(protocolType, observer: observer, delivery: .synchronous, isolation: isolation)
   }
 
-  /// Registers `observer` to be called by every later ``notify(_:_:isolation:)`` of
+  /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
   /// `protocolType` as `delivery` says: SwiftNotificationCenter's "register with an execution
   /// queue".
   ///
@@ -137,8 +137,8 @@ public final class Broadcaster: Sendable {
   /// says. To have `delivery` decide, register from nonisolated code, or pass `isolation: nil`.
   /// The actor is held weakly: a registration whose actor has been deallocated ends.
   ///
-  /// Otherwise as ``register(_:observer:isolation:)``: held weakly, one registration per
-  /// observer and protocol, a value-type observer refused at run time.
+  /// Otherwise as ``register(_:observer:isolation:)-swift.method``: held weakly, one
+  /// registration per observer and protocol, a value-type observer refused at run time.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
