@@ -100,6 +100,25 @@ struct BroadcasterAsyncNotifyTests {
     #expect(cache.values.values == [1, 2, 3])
   }
 
+  @Test("an async body for a screen registered from main-actor code runs on the main actor")
+  @MainActor
+  func mainActorRegistration() async {
+    let cache = Cache()
+    hub.register((any Refresh).self, observer: cache)
+    let onMainActor = Recorder<Bool>()
+    let hub = hub
+
+    DispatchQueue.global().async {
+      hub.notify((any Refresh).self) { observer in
+        onMainActor.record(MainActorDetection.isOnMainActor)
+        await observer.refresh(1)
+      }
+    }
+
+    #expect(await cache.arrived.arrival())
+    #expect(onMainActor.values == [true])
+  }
+
   @Test("an observer released before its async call starts is not called")
   func releasedBeforeTheCall() async {
     let queue = DispatchQueue(label: "async-release")
