@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "EventBroadcast", targets: ["EventBroadcast"]),
     .library(name: "EventTyped", targets: ["EventTyped"]),
     .library(name: "EventConditions", targets: ["EventConditions"]),
+    // For users' test targets; links the toolchain's `Testing`, so `Events` does not re-export it.
+    .library(name: "EventTesting", targets: ["EventTesting"]),
     .executable(name: "events-demo", targets: ["events-demo"]),
   ],
   targets: [
@@ -26,19 +28,31 @@ let package = Package(
         "EventCore", "EventRAII", "EventBroadcast", "EventTyped", "EventConditions",
       ]
     ),
+    .target(name: "EventTesting", dependencies: ["EventCore", "EventRAII", "EventTyped"]),
     .executableTarget(name: "events-demo", dependencies: ["Events"]),
     .target(name: "EventTestSupport", dependencies: ["EventCore"], path: "Tests/EventTestSupport"),
     .testTarget(name: "EventCoreTests", dependencies: ["EventCore", "EventTestSupport"]),
     .testTarget(name: "EventRAIITests", dependencies: ["EventRAII", "EventTestSupport"]),
     .testTarget(name: "EventBroadcastTests", dependencies: ["EventBroadcast", "EventTestSupport"]),
-    .testTarget(name: "EventTypedTests", dependencies: ["EventTyped", "EventTestSupport"]),
+    .testTarget(
+      name: "EventTypedTests", dependencies: ["EventTyped", "EventTesting", "EventTestSupport"]
+    ),
     .testTarget(
       name: "EventConditionsTests",
       dependencies: ["EventConditions", "EventTyped", "EventTestSupport"]
     ),
     .testTarget(
+      name: "EventTestingTests",
+      dependencies: ["EventTesting", "EventTyped", "EventRAII", "EventTestSupport"]
+    ),
+    .testTarget(
       name: "EventsSwift5ClientTests", dependencies: ["Events", "EventTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    // An app target as Xcode creates it (SE-0466): every registration form from app code.
+    .testTarget(
+      name: "EventsMainActorClientTests", dependencies: ["Events", "EventTestSupport"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .testTarget(
       name: "EventsDemoTests", dependencies: ["events-demo", "Events", "EventTestSupport"]

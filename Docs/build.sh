@@ -21,7 +21,7 @@ work="$root/.build/docs-work"
 
 # The modules, each after the modules its documentation links to: their archives resolve its
 # cross-module links (``/EventCore/Subscription``).
-modules=(EventCore EventRAII EventBroadcast EventTyped EventConditions Events)
+modules=(EventCore EventRAII EventBroadcast EventTyped EventConditions EventTesting Events)
 
 # (A function rather than an associative array: macOS still ships bash 3.2.)
 dependencies_of() {
@@ -29,6 +29,7 @@ dependencies_of() {
     EventCore) ;;
     EventRAII | EventBroadcast | EventTyped) echo EventCore ;;
     EventConditions) echo EventCore EventTyped ;;
+    EventTesting) echo EventCore EventRAII EventTyped ;;
     Events) echo EventCore EventRAII EventBroadcast EventTyped EventConditions ;;
     *) fail "no dependencies listed for module $1" ;;
   esac

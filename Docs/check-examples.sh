@@ -112,7 +112,8 @@ def write_manifest(names):
     # A path dependency's identity is the last component of its path.
     identity = os.path.basename(root)
     lines = ",\n".join(
-        f'    .target(name: "{n}", dependencies: [.product(name: "Events", package: "{identity}")])'
+        f'    .target(name: "{n}", dependencies: [.product(name: "Events", package: "{identity}"), '
+        f'.product(name: "EventTesting", package: "{identity}")])'
         for n in names)
     with open(os.path.join(client, "Package.swift"), "w") as manifest:
         manifest.write(f"""// swift-tools-version: 6.2

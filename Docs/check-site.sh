@@ -46,6 +46,8 @@ pages=(
   "documentation/eventtyped/event/|Event"
   "documentation/eventconditions/|EventConditions"
   "documentation/eventconditions/notificationreceiver/|NotificationReceiver"
+  "documentation/eventtesting/|EventTesting"
+  "documentation/eventtesting/eventrecorder/|EventRecorder"
 )
 
 [[ -f $site/index.html ]] || fail "no site at .build/docs-site; build it first: bash Docs/build.sh"

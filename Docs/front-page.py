@@ -18,7 +18,8 @@ site = sys.argv[1]
 START_HERE = "doc://org.events.Events/documentation/Events"
 ESSENTIALS = [START_HERE + "/GettingStarted", START_HERE + "/ChoosingAModule"]
 # The modules in the order of the umbrella's "Pick a module" table: by job, the core last.
-MODULES = ["EventRAII", "EventBroadcast", "EventTyped", "EventConditions", "EventCore"]
+MODULES = ["EventRAII", "EventBroadcast", "EventTyped", "EventConditions", "EventTesting",
+           "EventCore"]
 
 
 def module_identifier(module):

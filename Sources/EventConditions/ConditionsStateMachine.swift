@@ -125,7 +125,14 @@ struct ConditionsStateMachine: Sendable {
   /// One arrival of `name`: consumes a unit of a local conditioner of that name, then
   /// evaluates. A shared or unknown name consumes nothing and only evaluates.
   mutating func arrive(_ name: String) -> Evaluation {
-    guard isEnabled else { return .none }
+    arrival(name).evaluation
+  }
+
+  /// ``arrive(_:)``, and whether the arrival was counted: the receiver is enabled and holds a
+  /// local conditioner of that name (also one met already this round). The `onArrival`
+  /// handlers of a receiver run for counted arrivals only.
+  mutating func arrival(_ name: String) -> (evaluation: Evaluation, isCounted: Bool) {
+    guard isEnabled else { return (.none, false) }
     // At most one hash lookup, then an in-place update of the value.
     let index: [String: Conditioner].Index?
     if let last = lastArrival, last.name == name {
@@ -134,11 +141,20 @@ struct ConditionsStateMachine: Sendable {
       index = conditioners.index(forKey: name)
       lastArrival = index.map { (name, $0) }
     }
+    var isCounted = false
     if let index, conditioners.values[index].source == .local {
       let conditioner = conditioners.values[index]
       conditioners.values[index].count = min(conditioner.count + 1, conditioner.minCount)
+      isCounted = true
     }
-    return evaluate()
+    return (evaluate(), isCounted)
+  }
+
+  /// Whether ``updateShared(_:registry:count:version:)`` would take this update: the receiver
+  /// is enabled and holds the name from that registry at an older version.
+  func takesShared(_ name: String, registry: UInt64, version: UInt64) -> Bool {
+    guard isEnabled, let conditioner = conditioners[name] else { return false }
+    return conditioner.source == .shared(registry: registry) && version > conditioner.version
   }
 
   /// Marks an ignorable conditioner met for this round, then evaluates.

@@ -29,9 +29,11 @@ public struct NotificationConditioner: Sendable, Hashable {
   ///   - name: The name to count, as passed to ``NotificationReceiver/check(_:)``.
   ///   - minCount: Arrivals needed per round. Must be at least 1; the default is 1.
   public init(_ name: String, minCount: Int = 1) {
-    precondition(
-      minCount >= 1,
-      "NotificationConditioner(\"\(name)\", minCount: \(minCount)): minCount must be at least 1")
+    // `fatalError` rather than `precondition`, whose message optimized builds drop.
+    guard minCount >= 1 else {
+      fatalError(
+        "NotificationConditioner(\"\(name)\", minCount: \(minCount)): minCount must be at least 1")
+    }
     self.name = name
     self.minCount = minCount
   }

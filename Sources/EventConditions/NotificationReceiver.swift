@@ -5,7 +5,7 @@ public import EventCore
 ///
 /// Give the receiver one ``NotificationConditioner`` per thing to wait for, count arrivals
 /// with ``check(_:)`` (or let ``listen(to:center:object:)`` count them), and act in
-/// ``onVerified(_:)`` or after ``verified(after:isolation:)``:
+/// ``onVerified(_:)`` or after ``verified(after:isolation:)-86agy``:
 ///
 /// ```swift
 /// let receiver = NotificationReceiver()
@@ -45,7 +45,7 @@ public import EventCore
 /// `@MainActor` screen's) runs on that actor: inline when the call is made there, otherwise
 /// scheduled onto it, so ``check(_:)`` may return `true` before that handler has run.
 public final class NotificationReceiver: Sendable {
-  typealias Waiter = CheckedContinuation<Void, Never>
+  typealias Waiter = VerifiedWait
 
   struct State: Sendable {
     var machine: ConditionsStateMachine
@@ -57,6 +57,8 @@ public final class NotificationReceiver: Sendable {
   let state: Lock<State>
   private let verifiedHandlers = ObserverList<Void>()
   private let ignoredHandlers = ObserverList<String>()
+  /// The ``onArrival(_:)`` handlers.
+  let arrivalHandlers = ObserverList<String>()
 
   /// Creates a receiver with no conditioners.
   ///
@@ -106,9 +108,12 @@ public final class NotificationReceiver: Sendable {
     let added = state.withLock {
       $0.machine.add(conditioner.name, minCount: conditioner.minCount, ignorable: ignorable)
     }
-    precondition(
-      added,
-      "NotificationReceiver.add: a conditioner named \"\(conditioner.name)\" is already in the set")
+    guard added else {
+      // `fatalError` rather than `precondition`, whose message optimized builds drop.
+      fatalError(
+        "NotificationReceiver.add: a conditioner named \"\(conditioner.name)\" is already in the set"
+      )
+    }
   }
 
   /// Removes the conditioner named `name`, if the set holds one.
@@ -136,7 +141,8 @@ public final class NotificationReceiver: Sendable {
   /// not consumed (its registry counts it: see ``SharedConditioners/arrive(_:)``), and a name
   /// not in the set consumes nothing; both still evaluate the set. When this arrival completes
   /// the set, the ``onVerified(_:)`` handlers run, then the tasks waiting in
-  /// ``verified(after:isolation:)`` or ``verified()`` resume, before `check` returns.
+  /// ``verified(after:isolation:)-86agy`` or ``verified()`` resume, before `check` returns; the
+  /// ``onArrival(_:)`` handlers run before them, once the arrival is counted.
   ///
   /// ```swift
   /// let receiver = NotificationReceiver()
@@ -157,12 +163,13 @@ public final class NotificationReceiver: Sendable {
   ///   isolated to an actor on that actor (see "Threading" in ``NotificationReceiver``).
   @discardableResult
   public func check(_ name: String) -> Bool {
-    let (evaluation, due) = state.withLock { state in
-      let evaluation = state.machine.arrive(name)
-      return (evaluation, evaluation.didComplete ? state.waiters.complete() : [])
+    let (arrival, due) = state.withLock { state in
+      let arrival = state.machine.arrival(name)
+      return (arrival, arrival.evaluation.didComplete ? state.waiters.complete() : [])
     }
-    if evaluation.didComplete { announceCompletion(resuming: due) }
-    return evaluation.isVerified
+    if arrival.isCounted { arrivalHandlers.post(name) }
+    if arrival.evaluation.didComplete { announceCompletion(resuming: due) }
+    return arrival.evaluation.isVerified
   }
 
   /// Counts one arrival of `name`, then hands the result to `verify`.
@@ -281,7 +288,7 @@ public final class NotificationReceiver: Sendable {
   /// after the call counts, not one just before it.
   ///
   /// Use it for arrivals that something else starts, such as a login elsewhere in the app. To
-  /// wait for arrivals that your own code starts, use ``verified(after:isolation:)`` instead:
+  /// wait for arrivals that your own code starts, use ``verified(after:isolation:)-86agy`` instead:
   /// it registers the wait before your code runs. Starting the work beside a call to
   /// `verified()` (with `async let`, or a `Task` that waits) races: the child task registers
   /// its wait only when it first runs, which may be after the arrivals have completed the set,
@@ -335,24 +342,15 @@ public final class NotificationReceiver: Sendable {
   public func verified(
     after work: () -> Void, isolation: isolated (any Actor)? = #isolation
   ) async {
-    let id = state.withLock { $0.waiters.register() }
+    let wait = beginWait()
     work()
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: Waiter) in
-        let now = state.withLock { state in
-          state.waiters.store(continuation, for: id, isVerified: state.machine.isVerified)
-        }
-        now?.resume()
-      }
-    } onCancel: {
-      let cancelled = state.withLock { $0.waiters.cancel(id) }
-      cancelled?.resume()
-    }
+    // Cancellation is the only error without a timeout, and this form reports it by returning.
+    _ = await endWait(wait, timeout: nil)
   }
 
   /// Runs the `onVerified` handlers, then resumes the waiters, with no lock held.
   func announceCompletion(resuming due: [Waiter]) {
     verifiedHandlers.post(())
-    for waiter in due { waiter.resume() }
+    for waiter in due { waiter.finish(.success(())) }
   }
 }

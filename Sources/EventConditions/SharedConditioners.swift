@@ -70,18 +70,19 @@ public final class SharedConditioners: Sendable {
   /// - Returns: A conditioner to add to receivers.
   /// - Complexity: O(1). Thread-safe.
   public func conditioner(_ name: String, minCount: Int = 1) -> SharedConditioner {
-    precondition(
-      minCount >= 1,
-      "SharedConditioners.conditioner(\"\(name)\", minCount: \(minCount)): minCount must be at least 1"
-    )
+    // `fatalError` rather than `precondition`, whose message optimized builds drop.
+    guard minCount >= 1 else {
+      fatalError(
+        "SharedConditioners.conditioner(\"\(name)\", minCount: \(minCount)): minCount must be at least 1"
+      )
+    }
     let existing = state.withLock { state -> Int? in
       if let existing = state.tallies[name]?.minCount { return existing }
       state.tallies[name, default: Tally()].minCount = minCount
       return nil
     }
-    if let existing {
-      precondition(
-        existing == minCount,
+    if let existing, existing != minCount {
+      fatalError(
         "SharedConditioners.conditioner(\"\(name)\", minCount: \(minCount)): \"\(name)\" was already handed out with minCount \(existing)"
       )
     }
@@ -102,7 +103,8 @@ public final class SharedConditioners: Sendable {
       state.version += 1
       state.tallies[name, default: Tally()].count += 1
       state.tallies[name]!.version = state.version
-      return SharedUpdate(name: name, count: state.tallies[name]!.count, version: state.version)
+      return SharedUpdate(
+        name: name, count: state.tallies[name]!.count, version: state.version, isArrival: true)
     }
     holders.post(update)
   }
@@ -134,7 +136,7 @@ public final class SharedConditioners: Sendable {
       state.version += 1
       state.tallies[name]!.count = 0
       state.tallies[name]!.version = state.version
-      return SharedUpdate(name: name, count: 0, version: state.version)
+      return SharedUpdate(name: name, count: 0, version: state.version, isArrival: false)
     }
     if let update { holders.post(update) }
   }
@@ -164,13 +166,20 @@ public final class SharedConditioners: Sendable {
     }
   }
 
-  /// Makes `receiver` hear every change of this registry, holding it weakly.
-  func follow(_ receiver: NotificationReceiver) {
+  /// Makes `receiver` hear every change of this registry, holding it weakly, until it is
+  /// released or the returned token is cancelled.
+  ///
+  /// Each call adds a registration, so two racing follows of one receiver both hear every
+  /// change until one is cancelled. Call it with no lock held: the insert's purge loads weak
+  /// references, and may release other receivers.
+  func follow(_ receiver: NotificationReceiver) -> Subscription {
     let registry = id
-    holders.insert(
-      ObserverEntry(observer: receiver, keyed: true, delivery: .synchronous) { receiver, update in
+    return holders.subscribe(
+      ObserverEntry(observer: receiver, keyed: false, delivery: .synchronous) {
+        receiver, update in
         receiver.receiveShared(update, from: registry)
-      })
+      },
+      endsWithToken: false)
   }
 
   /// The current count of `name` and its version.
@@ -187,4 +196,6 @@ struct SharedUpdate: Sendable {
   let name: String
   let count: Int
   let version: UInt64
+  /// An arrival, rather than a reset: holders tell their `onArrival` handlers.
+  let isArrival: Bool
 }

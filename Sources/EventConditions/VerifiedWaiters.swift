@@ -1,4 +1,4 @@
-/// The tasks suspended in ``NotificationReceiver/verified(after:isolation:)``, as a plain value.
+/// The tasks suspended in ``NotificationReceiver/verified(after:isolation:)-86agy``, as a plain value.
 ///
 /// A waiter moves through: registered id (`pending`), then either a continuation stored
 /// (`waiting`), or an early outcome that the continuation takes as soon as it arrives

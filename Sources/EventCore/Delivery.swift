@@ -8,13 +8,52 @@
 /// Whatever the delivery, a cancelled registration is never invoked: the check happens
 /// immediately before the handler runs, so a delivery already queued when the subscription is
 /// cancelled does not reach it.
+///
+/// Isolation wins over delivery: a handler written in code isolated to an actor (a `@MainActor`
+/// screen registering itself, a closure written in an actor's method) always runs on that actor,
+/// whatever delivery the event or the call names. To have the delivery decide, register from
+/// nonisolated code: a `nonisolated` method, or `isolation: nil` where the form takes it.
 public struct Delivery: Sendable {
   @usableFromInline package enum Kind: Sendable {
     case synchronous
     case queue(DispatchQueue)
-    case mainActor
+    /// On the main actor. `isolated` when the handler was written in code isolated to the main
+    /// actor: its observer and owners then belong to the main actor too, and the package loads
+    /// them only there (guarantee 12; see `ObserverEntry.isAlive`).
+    case mainActor(isolated: Bool)
     /// On an actor other than the main actor: a handler written in code isolated to it.
-    case actor(any Actor)
+    ///
+    /// Held weakly: a registration must never keep the actor of the code that made it alive
+    /// (guarantee 11). An actor that registers a method of an object it owns, and keeps the
+    /// token, would otherwise form a cycle through the list: list, entry, actor, token. Only
+    /// actor instances can die (the main actor and global actors are shared for good), and a
+    /// registration whose actor has died is dead, like one whose observer has.
+    case actor(WeakActor)
+  }
+
+  /// A zeroing weak reference to an actor (`WeakReference` takes a class, and `any Actor` is
+  /// not one). A weak load is atomic in the runtime, so sharing one across threads is sound.
+  ///
+  /// A class, so that `Kind` stays loadable: a weak reference stored inline would make every
+  /// `Delivery` address-only, and each post's check of `kind` would copy it through the
+  /// runtime (about 100 instructions per entry, callgrind, `event.subscribe`).
+  @usableFromInline package final class WeakActor: Sendable {
+    @usableFromInline struct Reference: Sendable {
+      @usableFromInline weak var object: (any Actor)?
+
+      @inlinable init(object: any Actor) {
+        self.object = object
+      }
+    }
+
+    @usableFromInline let reference: Reference
+
+    /// The actor, or `nil` once it has been deallocated.
+    @inlinable package var object: (any Actor)? { reference.object }
+
+    @inlinable init(_ object: any Actor) {
+      reference = Reference(object: object)
+    }
   }
 
   @usableFromInline package let kind: Kind
@@ -36,19 +75,22 @@ public struct Delivery: Sendable {
     Delivery(.queue(queue))
   }
 
-  /// Runs the handler on the main actor: inline when the post is already on the main actor,
-  /// otherwise scheduled onto the main queue, in post order.
+  /// Runs the handler on the main actor: inline when the post is already on the main actor and
+  /// nothing is still queued there for the post's main-actor handlers, otherwise as a
+  /// `DispatchQueue.main.async` hop, in post order.
   ///
   /// On Linux the main actor runs on the main queue, which a program drains only from an
   /// `async` entry point, `dispatchMain()` or a run loop.
-  public static let mainActor = Delivery(.mainActor)
+  public static let mainActor = Delivery(.mainActor(isolated: false))
 
   /// Where a handler runs, given the delivery asked for and the isolation the handler was
-  /// written in: a handler isolated to an actor always runs on that actor, whatever `self`
-  /// says; a nonisolated one (`isolation == nil`) runs as `self` says.
+  /// written in: isolation wins over delivery. A handler isolated to an actor always runs on
+  /// that actor, whatever `self` says; a nonisolated one (`isolation == nil`) runs as `self`
+  /// says. The actor is held weakly (see `Kind.actor`).
   @inlinable
   package func honouring(_ isolation: (any Actor)?) -> Delivery {
     guard let isolation else { return self }
-    return isolation is MainActor ? .mainActor : Delivery(.actor(isolation))
+    return isolation is MainActor
+      ? Delivery(.mainActor(isolated: true)) : Delivery(.actor(WeakActor(isolation)))
   }
 }

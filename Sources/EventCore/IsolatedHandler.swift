@@ -1,5 +1,6 @@
 /// Turns a handler that knows its isolation (`@isolated(any)`, SE-0431) into one the delivery
-/// path can call synchronously.
+/// path can call synchronously. Every reinterpretation of an `@isolated(any)` function in the
+/// package is made here, and nowhere else.
 ///
 /// Swift calls a synchronous `@isolated(any)` function only with `await` (the call may have to
 /// hop), and forbids converting it to a plain function type, since a plain call would skip the
@@ -11,12 +12,17 @@
 ///   the same parameters and result (a function pointer and a context; the isolation lives in
 ///   the context, `MemoryLayout` of both is the same), and its function pointer takes the same
 ///   arguments; the isolation is only read, never passed, by a caller;
-/// - every value converted here, or by the `ObserverEntry` initializers that take an
-///   `@isolated(any)` handler (which convert at the entry's own generic types, so that no
-///   reabstraction thunk sits between a post and the handler), is stored in an entry together
-///   with its isolation, and only that entry calls it, on that isolation;
+/// - every value converted here is stored in an entry together with its isolation, and only
+///   that entry calls it, on that isolation; debug builds check it before every call
+///   (``assertIsolated(_:)``);
 /// - `@Sendable` handlers stay `@Sendable` and the others do not become so: no `Sendable`
 ///   guarantee is invented.
+///
+/// SE-0431 does not document that representation, and the compiler's warning for the direct
+/// conversion says it "will be an error in a future Swift language mode" (SE-0461 shows a future
+/// where isolation is passed as an argument). The tests of this file check each assumption on
+/// the toolchain that builds them (sizes, the isolation read back after a round trip, a call
+/// made from inside its actor), so that a toolchain that breaks it fails them loudly.
 @usableFromInline package enum IsolatedHandler {
   /// A handler taking a parameter pack, callable without `await` on its isolation.
   ///
@@ -41,5 +47,73 @@
 
   @usableFromInline struct Plain<each Element> {
     @usableFromInline let function: (repeat each Element) -> Void
+  }
+
+  /// A `@Sendable` closure handler, callable without `await` on its isolation.
+  ///
+  /// Reinterpreted as a whole struct so that the closure keeps the abstraction of its stored
+  /// field: reinterpreting the function value itself would pass it through `unsafeBitCast`'s
+  /// generic, fully abstract form, and leave two reabstraction thunks in front of every call.
+  /// Call it at the entry's own `Payload`, so that no thunk sits between a post and the handler.
+  @inlinable
+  package static func callable<Payload>(
+    sendable handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+  ) -> @Sendable (Payload) -> Void {
+    unsafeBitCast(IsolatedClosure(body: handler), to: PlainClosure<Payload>.self).body
+  }
+
+  @usableFromInline struct IsolatedClosure<Payload> {
+    @usableFromInline let body: @isolated(any) @Sendable (Payload) -> Void
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Payload) -> Void) {
+      self.body = body
+    }
+  }
+
+  @usableFromInline struct PlainClosure<Payload> {
+    @usableFromInline let body: @Sendable (Payload) -> Void
+  }
+
+  /// A handler that receives an observer and a payload, callable without `await` on its
+  /// isolation; reinterpreted inside a struct, as ``callable(sendable:)`` is, and for the same
+  /// reason.
+  @inlinable
+  package static func callable<Observer, Payload>(
+    observer handler: @escaping @isolated(any) (Observer, Payload) -> Void
+  ) -> (Observer, Payload) -> Void {
+    unsafeBitCast(
+      IsolatedObserverHandler(body: handler), to: PlainObserverHandler<Observer, Payload>.self
+    ).body
+  }
+
+  @usableFromInline struct IsolatedObserverHandler<Observer, Payload> {
+    @usableFromInline let body: @isolated(any) (Observer, Payload) -> Void
+    @inlinable init(body: @escaping @isolated(any) (Observer, Payload) -> Void) {
+      self.body = body
+    }
+  }
+
+  @usableFromInline struct PlainObserverHandler<Observer, Payload> {
+    @usableFromInline let body: (Observer, Payload) -> Void
+  }
+
+  /// Stops the program if the code about to call a handler of `kind` is not on the actor the
+  /// handler is isolated to. Debug builds call it before every call (`#if DEBUG` at the call
+  /// site, so that a release build does not even read `kind`).
+  ///
+  /// The main actor is checked as the delivery path decides it (`MainActorDetection`), which is
+  /// what the runtime's own check accepts on every platform; another actor is checked by the
+  /// runtime (`assertIsolated`), from inside the task that drains its deliveries.
+  @inlinable
+  package static func assertIsolated(_ kind: Delivery.Kind) {
+    switch kind {
+    case .mainActor(isolated: true):
+      precondition(
+        MainActorDetection.isOnMainActor,
+        "Events: a handler isolated to the main actor was about to run off it")
+    case .actor(let actor):
+      actor.object?.assertIsolated("Events: a handler isolated to an actor was about to run off it")
+    case .synchronous, .queue, .mainActor(isolated: false):
+      break
+    }
   }
 }

@@ -33,8 +33,11 @@ public import Synchronization
   @usableFromInline static let onceBit = 4
   /// A registration receiving its replay: live deliveries wait behind it (see `ObserverEntry`).
   @usableFromInline static let replayingBit = 8
+  /// A registration holding payloads that an `.untilObserved` list handed to it, not all
+  /// started yet (see `ObserverEntry.beginHandOver`).
+  @usableFromInline static let handOverBit = 16
   /// The bits that send an invocation off the fast path.
-  @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit
+  @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit | handOverBit
 
   @usableFromInline let state = Atomic<Int>(0)
   /// The first owner given to `bind(to:)`, checked without a lock on every invocation of an
@@ -91,10 +94,18 @@ public import Synchronization
     return true
   }
 
-  /// Whether an owner given to `bind(to:)` has been deallocated. Call it outside any lock.
+  /// Whether an owner given to `bind(to:)` has been deallocated, as far as the calling thread
+  /// may tell (see ``mayLoadReferencesHere``). Call it outside any lock.
   @usableFromInline package final var hasLostOwner: Bool {
-    state.load(ordering: .acquiring) & Self.boundBit != 0 && !ownersAreAlive()
+    state.load(ordering: .acquiring) & Self.boundBit != 0 && mayLoadReferencesHere
+      && !ownersAreAlive()
   }
+
+  /// Whether the calling thread may load the registration's owners (and observer) to check
+  /// them: a strong reference taken off the actor of a registration isolated to one could be
+  /// the last, and run the object's `deinit` there (guarantee 12; see `ObserverEntry.isAlive`).
+  /// Always `true` for a token made from a closure.
+  @usableFromInline package var mayLoadReferencesHere: Bool { true }
 
   @usableFromInline package final func bind(to owner: AnyObject) {
     let box = WeakBox(owner)

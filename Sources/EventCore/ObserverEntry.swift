@@ -95,22 +95,7 @@ public import Synchronization
   ) {
     self.init(
       delivery: delivery, isolation: handler.isolation,
-      handler: unsafeBitCast(IsolatedClosure(body: handler), to: PlainClosure.self).body)
-  }
-
-  /// The two representations of a closure handler, reinterpreted as a whole so that the
-  /// closure keeps the abstraction of its stored field: reinterpreting the function value
-  /// itself would pass it through `unsafeBitCast`'s generic, fully abstract form, and leave two
-  /// reabstraction thunks in front of every call.
-  @usableFromInline struct IsolatedClosure {
-    @usableFromInline let body: @isolated(any) @Sendable (Payload) -> Void
-    @inlinable init(body: @escaping @isolated(any) @Sendable (Payload) -> Void) {
-      self.body = body
-    }
-  }
-
-  @usableFromInline struct PlainClosure {
-    @usableFromInline let body: @Sendable (Payload) -> Void
+      handler: IsolatedHandler.callable(sendable: handler))
   }
 
   /// A registration that holds `observer` weakly and hands it, with each payload, to a handler
@@ -122,7 +107,7 @@ public import Synchronization
   ) {
     self.init(
       observer: observer, keyed: keyed, delivery: delivery, isolation: handler.isolation,
-      handler: unsafeBitCast(handler, to: ((Observer, Payload) -> Void).self))
+      handler: IsolatedHandler.callable(observer: handler))
   }
 
   /// A registration that holds `observer` weakly and hands it to `handler` while it lives.
@@ -154,12 +139,68 @@ public import Synchronization
     cancel()
   }
 
-  /// Whether the registration may still be invoked. Loads weak references: call it outside any
-  /// lock.
+  /// Whether the registration may still be invoked, as far as the calling thread may tell.
+  /// Loads weak references: call it outside any lock.
+  ///
+  /// A registration made from code isolated to an actor has its observer and owners on that
+  /// actor, and a weak load is a strong reference: taken on a thread that posts, counts or
+  /// purges, it can be the last one when the actor releases the object meanwhile, and the
+  /// object's `deinit` then runs on that thread (a `@MainActor` screen deinitialized on a
+  /// background thread; guarantee 12). So such a registration's observer and owners are loaded
+  /// only on its actor: off it, only the cancelled flag and the actor itself (held weakly, and
+  /// dead means dead: guarantee 11) are checked, and a count taken there may include a
+  /// registration whose observer died, until its actor learns of it (``invokeOnItsActor(_:)``,
+  /// or the check ``ObserverList`` schedules there). Swift can tell synchronously only whether
+  /// code runs on the main actor, so another actor learns of it in its own deliveries.
   @usableFromInline package var isAlive: Bool {
+    switch delivery.kind {
+    case .mainActor(isolated: true) where !MainActorDetection.isOnMainActor:
+      return !isCancelled
+    case .actor(let actor):
+      return !isCancelled && actor.object != nil
+    default:
+      return isAliveWhereItRuns
+    }
+  }
+
+  /// Whether the registration may still be invoked, checking everything: on the thread its
+  /// delivery runs it on, or on any thread for a nonisolated one.
+  @usableFromInline var isAliveWhereItRuns: Bool {
     guard liveness.isLive else { return false }
     if case .bound = handler { return observer != nil }
     return true
+  }
+
+  /// Whether ``isAlive`` checks everything on the calling thread (see there).
+  @usableFromInline override package var mayLoadReferencesHere: Bool {
+    switch delivery.kind {
+    case .mainActor(isolated: true): MainActorDetection.isOnMainActor
+    case .actor: false
+    default: true
+    }
+  }
+
+  /// Ends the registration on its actor if it is dead there: the purge a post or count made
+  /// elsewhere may not make (see ``isAlive``). Runs on the entry's actor.
+  @usableFromInline func endIfDeadOnItsActor() {
+    if !isCancelled && !isAliveWhereItRuns { endRegistration() }
+  }
+
+  /// Schedules ``endIfDeadOnItsActor()`` on the registration's actor, without waiting for it.
+  @usableFromInline func checkOnItsActor() {
+    switch delivery.kind {
+    case .mainActor:
+      DispatchQueue.main.async { self.endIfDeadOnItsActor() }
+    case .actor(let actor):
+      guard let actor = actor.object else { return }
+      Task { await self.endIfDead(on: actor) }
+    case .synchronous, .queue:
+      endIfDeadOnItsActor()
+    }
+  }
+
+  private func endIfDead(on actor: isolated any Actor) {
+    endIfDeadOnItsActor()
   }
 
   /// Runs the handler on the calling thread if the registration is still live.
@@ -180,6 +221,9 @@ public import Synchronization
     let current = state.load(ordering: .acquiring)
     if current & Liveness.slowPathBits != 0 {
       guard current & Liveness.cancelledBit == 0 else { return false }
+      if current & Liveness.handOverBit != 0 {
+        return invokeHandedOver(payload, then: continuation)
+      }
       if current & Liveness.boundBit != 0 && !ownersAreAlive() { return false }
       if current & Liveness.onceBit != 0 && !claimOnce() { return false }
     }
@@ -193,6 +237,9 @@ public import Synchronization
   /// - Returns: `false` when a bound registration's observer is gone.
   @inlinable
   func call(_ payload: Payload) -> Bool {
+    #if DEBUG
+      IsolatedHandler.assertIsolated(delivery.kind)
+    #endif
     switch handler {
     case .plain(let body):
       body(payload)
@@ -226,8 +273,11 @@ public import Synchronization
 
   /// The payloads waiting for a registration isolated to an actor other than the main actor.
   @usableFromInline final class Mailbox: Sendable {
+    /// The most calls a drain makes before it gives the actor up (guarantee 14).
+    static var batchLimit: Int { 16 }
+
     struct State {
-      var payloads: ContiguousArray<Payload> = []
+      var payloads: ContiguousArray<MailboxItem<Payload>> = []
       var isDraining = false
     }
     let state = Lock(State())
@@ -241,6 +291,8 @@ public import Synchronization
   /// Live deliveries that arrived while the registration received its replay, in post order.
   @usableFromInline final class HeldDeliveries: Sendable {
     let payloads = Lock<ContiguousArray<Payload>>([])
+    /// The held payloads of an `.untilObserved` list handed to this registration.
+    let handOver = Lock(HandOver())
   }
 
   /// Created, with the replaying bit set, by a list that registers this entry with a replay.
@@ -270,30 +322,38 @@ public import Synchronization
 }
 
 extension ObserverEntry where Payload: Sendable {
-  /// Delivers `payload` as the entry's `Delivery` says.
+  /// Delivers `payload` as the entry's `Delivery` says, as part of the post `context` belongs
+  /// to: one context per post, shared by every entry it reaches, in order.
   ///
   /// - Returns: `false` when the registration is dead, so the caller can purge it.
   @inlinable
-  package func deliver(_ payload: Payload) -> Bool {
+  package func deliver(_ payload: Payload, _ context: inout PostContext) -> Bool {
     // The common case inline, in one load: synchronous, live, not once, not bound, no replay.
     if case .synchronous = delivery.kind,
       state.load(ordering: .acquiring) & (Liveness.slowPathBits | Liveness.replayingBit) == 0
     {
       return call(payload)
     }
-    return deliverSlowly(payload)
+    return deliverSlowly(payload, &context)
   }
 
-  /// Every other case of ``deliver(_:)``, kept out of line so that the common one inlines.
-  @usableFromInline func deliverSlowly(_ payload: Payload) -> Bool {
+  /// Every other case of ``deliver(_:_:)``, kept out of line so that the common one inlines.
+  @usableFromInline func deliverSlowly(_ payload: Payload, _ context: inout PostContext) -> Bool {
     if state.load(ordering: .acquiring) & Liveness.replayingBit != 0, holdIfReplaying(payload) {
       return true
     }
-    return dispatch(payload)
+    return dispatch(payload, &context)
+  }
+
+  /// Delivers `payload` as the entry's `Delivery` says, ignoring a replay in progress, as a
+  /// post of its own.
+  @usableFromInline package func dispatch(_ payload: Payload) -> Bool {
+    var context = PostContext()
+    return dispatch(payload, &context)
   }
 
   /// Delivers `payload` as the entry's `Delivery` says, ignoring a replay in progress.
-  @usableFromInline package func dispatch(_ payload: Payload) -> Bool {
+  @usableFromInline func dispatch(_ payload: Payload, _ context: inout PostContext) -> Bool {
     switch delivery.kind {
     case .synchronous:
       return invoke(payload)
@@ -302,27 +362,47 @@ extension ObserverEntry where Payload: Sendable {
       queue.async { _ = self.invoke(payload) }
       return true
     case .mainActor:
-      return dispatchOnMainActor(payload)
+      return dispatchOnMainActor(payload, &context)
     case .actor(let actor):
+      guard let actor = actor.object else { return false }
       return dispatch(payload, on: actor)
     }
   }
 
   /// Runs the handler on the main actor: inline when the post is on the main actor and nothing
-  /// is still queued for this registration, otherwise behind what is queued, on the main queue
-  /// (which the main actor drains). So posts ordered by happens-before reach the handler in
-  /// that order: a post made on the main actor never overtakes one an earlier post queued.
-  @usableFromInline func dispatchOnMainActor(_ payload: Payload) -> Bool {
-    if MainActorDetection.isOnMainActor && queuedOnMain.load(ordering: .acquiring) == 0 {
-      return invoke(payload)
+  /// is still queued there for this post's main-actor handlers, otherwise behind what is
+  /// queued, on the main queue (which the main actor drains).
+  ///
+  /// Decided once per post (guarantee 13), not per entry: from the first main-actor entry that
+  /// still has a delivery queued, that one and every later main-actor entry of the post are
+  /// queued. Deciding per entry let a post made on the main actor run a later handler inline
+  /// before an earlier one's queued deliveries, and so before that handler's own call for the
+  /// same post: handlers on one executor ran out of the post's order. Per entry, a post made on
+  /// the main actor still never overtakes one an earlier post queued for that entry.
+  @usableFromInline func dispatchOnMainActor(_ payload: Payload, _ context: inout PostContext)
+    -> Bool
+  {
+    if context.mainActor == .undecided {
+      context.mainActor = MainActorDetection.isOnMainActor ? .inline : .queued
+    }
+    if context.mainActor == .inline {
+      if queuedOnMain.load(ordering: .acquiring) == 0 { return invoke(payload) }
+      context.mainActor = .queued
     }
     guard isAlive else { return false }
     queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing)
     DispatchQueue.main.async {
-      _ = self.invoke(payload)
+      self.invokeOnItsActor(payload)
       self.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
     return true
+  }
+
+  /// Runs the handler on its actor, where its observer and owners may be loaded: a registration
+  /// found dead there ends, since posts and counts made elsewhere do not load them (see
+  /// ``isAlive``).
+  @usableFromInline func invokeOnItsActor(_ payload: Payload) {
+    if !invoke(payload) && !isCancelled { endRegistration() }
   }
 
   /// Schedules the handler onto `actor`, in post order: payloads wait in the entry's mailbox,
@@ -331,10 +411,10 @@ extension ObserverEntry where Payload: Sendable {
   /// Always scheduled, even from code already on `actor`: Swift has no synchronous check of
   /// which actor is running that does not stop the program when it fails.
   @usableFromInline func dispatch(_ payload: Payload, on actor: any Actor) -> Bool {
-    guard isAlive else { return false }
+    guard !isCancelled else { return false }
     let mailbox = mailbox.load() ?? mailbox.storeIfNil(Mailbox())
     let startsDrain = mailbox.state.withLock { state -> Bool in
-      state.payloads.append(payload)
+      state.payloads.append(.payload(payload))
       guard !state.isDraining else { return false }
       state.isDraining = true
       return true
@@ -343,26 +423,61 @@ extension ObserverEntry where Payload: Sendable {
     return true
   }
 
-  /// Calls the handler with every payload in `mailbox`, in order, on `actor`, until it is empty.
-  private func drain(_ mailbox: Mailbox, on actor: isolated any Actor) {
+  /// Calls the handler with every payload in `mailbox`, in order, on `actor`, until it is empty,
+  /// giving the actor back after every ``Mailbox/batchLimit`` calls.
+  ///
+  /// Why batches (guarantee 14): a drain that loops until the mailbox is empty holds the actor
+  /// for as long as posts keep arriving faster than the handler runs, and every other job of
+  /// the actor waits for the whole flood. After a batch the drain ends and enqueues its
+  /// continuation as a new task isolated to `actor`, which the runtime enqueues on the actor
+  /// itself, behind the jobs queued there meanwhile (of its priority or higher): they wait for
+  /// one batch at most. (`Task.yield()` would hop through the global executor first, and so
+  /// wait for a free thread of the cooperative pool before it even joins the actor's queue.)
+  /// Payloads taken from the mailbox travel in `pending`, in order: one drain at a time
+  /// (`isDraining`), so nothing can overtake them.
+  private func drain(
+    _ mailbox: Mailbox, on actor: isolated any Actor,
+    pending taken: ContiguousArray<MailboxItem<Payload>> = [], from start: Int = 0
+  ) {
+    var pending = taken
+    var next = start
+    var served = 0
     while true {
-      let batch = mailbox.state.withLock { state -> ContiguousArray<Payload> in
-        guard !state.payloads.isEmpty else {
-          state.isDraining = false
-          return []
+      if next == pending.count {
+        pending = mailbox.state.withLock { state -> ContiguousArray<MailboxItem<Payload>> in
+          guard !state.payloads.isEmpty else {
+            state.isDraining = false
+            return []
+          }
+          defer { state.payloads = [] }
+          return state.payloads
         }
-        defer { state.payloads = [] }
-        return state.payloads
+        next = 0
+        if pending.isEmpty { return }
       }
-      guard !batch.isEmpty else { return }
-      for payload in batch { _ = invoke(payload) }
+      if served == Mailbox.batchLimit {
+        Task { [pending, next] in
+          self.drain(mailbox, on: actor, pending: pending, from: next)
+        }
+        return
+      }
+      switch pending[next] {
+      case .payload(let payload):
+        invokeOnItsActor(payload)
+        served += 1
+      case .flush(let done): done()  // ObserverEntry+Flush.swift
+      }
+      next += 1
     }
   }
 
   /// Delivers the replayed payloads, oldest first, then the live deliveries held meanwhile,
   /// then ends the replay. Runs on the registering thread, after every lock is released.
   @usableFromInline package func finishReplay(_ replayed: ContiguousArray<Payload>) {
-    for payload in replayed { _ = dispatch(payload) }
+    for payload in replayed where !dispatch(payload) {
+      // Dead before it was even scheduled: what was handed over goes back.
+      giveBackUnstarted()
+    }
     guard let held = held.load() else { return }
     while true {
       let batch = held.payloads.withLock { payloads -> ContiguousArray<Payload> in

@@ -14,6 +14,14 @@ public import Synchronization
 /// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count,
 ///   and by an insert once the list has grown by half since its last purge, so memory stays
 ///   within a constant factor of the live registrations even on a list that is never posted to.
+/// - Isolation is respected in the purge too: an entry registered from code isolated to an actor
+///   has its observer and owners loaded only on that actor (a strong reference taken elsewhere
+///   could be the last, and run their `deinit` off it), so posts, counts and purges made
+///   elsewhere drop it only once cancelled or once that actor is gone; its actor ends it when a
+///   delivery finds it dead, and an insert's purge has it checked there (see
+///   `ObserverEntry.isAlive`).
+/// - One post, one order: a post carries a ``PostContext`` from entry to entry, so that its
+///   main-actor handlers are queued behind the first of them that still has a delivery queued.
 /// - No user code under the lock: handlers run on a snapshot after the lock is released, and
 ///   everything a mutation releases (entries, old snapshots, hence handler closures and the
 ///   objects they capture) is released after the lock too.
@@ -112,7 +120,20 @@ public import Synchronization
       return (released, purgeDue)
     }
     _ = released
-    if purgeDue { purge(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
+  }
+
+  /// The periodic purge of an insert: purges what the calling thread can tell is dead, and has
+  /// each registration it may not check here (one isolated to an actor the caller is not on;
+  /// see `ObserverEntry.isAlive`) checked on its actor, so that dead registrations stay within a
+  /// constant factor of the live ones on a list that is never posted to (guarantee 1) without a
+  /// weak load off their actor (guarantee 12).
+  @inlinable
+  func purgeAndCheckElsewhere(_ entries: ContiguousArray<Entry>) {
+    purge(entries)
+    for entry in entries where !entry.mayLoadReferencesHere && !entry.isCancelled {
+      entry.checkOnItsActor()
+    }
   }
 
   /// Inserts under the lock; what it replaces goes to `released`.
@@ -157,7 +178,11 @@ public import Synchronization
   @inlinable
   package func remove(_ entry: Entry) {
     let released = state.withLock { state -> Released? in
-      guard Self.contains(entry, in: state) else { return nil }
+      guard Self.contains(entry, in: state) else {
+        // A once-registration that took a replay is never inserted.
+        state.retention.giveBack(entry.takeUnstarted())
+        return nil
+      }
       var released = Released()
       Self.remove(entry, from: &state)
       unpublish(&state, into: &released)
@@ -186,6 +211,8 @@ public import Synchronization
     let released = state.withLock { state -> Released in
       let entries = state.slots.compactMap { $0 }
       for entry in entries { entry.liveness.cancel() }
+      // The newest first, so the oldest registration's payloads end up at the front.
+      for entry in entries.reversed() { state.retention.giveBack(entry.takeUnstarted()) }
       var released = Released(entries: entries)
       unpublish(&state, into: &released)
       state.slots = []
@@ -357,6 +384,9 @@ public import Synchronization
   @inlinable
   static func remove(_ entry: Entry, from state: inout State) {
     entry.liveness.cancel()
+    if entry.state.load(ordering: .relaxed) & Liveness.handOverBit != 0 {
+      state.retention.giveBack(entry.takeUnstarted())
+    }
     state.slots[entry.index] = nil
     state.liveCount -= 1
     if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
@@ -380,7 +410,8 @@ extension ObserverList where Payload: Sendable {
   /// observers released by an earlier handler, are skipped.
   @inlinable
   package func post(_ payload: Payload) {
-    forEachEntry { $0.deliver(payload) }
+    var context = PostContext()
+    forEachEntry { $0.deliver(payload, &context) }
   }
 
   /// Registers `entry`, first delivering to it what the list retains, through its own delivery.
@@ -404,7 +435,15 @@ extension ObserverList where Payload: Sendable {
     let (replayed, released, purgeDue) = state.withLock {
       state -> (ContiguousArray<Payload>, Released, Bool) in
       var released = Released()
+      // A re-registration replaces its observer's entry: what that one was handed and did not
+      // start goes back first, so this one receives it.
+      if let key = entry.key, let previous = state.byKey[key] {
+        state.retention.giveBack(previous.takeUnstarted())
+      }
       let replayed = state.retention.replay(once: isOnce)
+      if state.retention.policy == .untilObserved && !replayed.isEmpty {
+        entry.beginHandOver(replayed)
+      }
       if isOnce && !replayed.isEmpty { return (replayed, released, false) }
       if !replayed.isEmpty { entry.beginReplay() }
       let purgeDue = insert(entry, into: &state, releasing: &released)
@@ -412,7 +451,7 @@ extension ObserverList where Payload: Sendable {
     }
     _ = released
     if !replayed.isEmpty { entry.finishReplay(replayed) }
-    if purgeDue { purge(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
 
@@ -440,8 +479,9 @@ extension ObserverList where Payload: Sendable {
       guard let entries else { return }
       var reached = false
       var sawDead = false
+      var context = PostContext()
       for entry in entries {
-        if entry.deliver(payload) { reached = true } else { sawDead = true }
+        if entry.deliver(payload, &context) { reached = true } else { sawDead = true }
       }
       if sawDead { purge(entries) }
       guard !reached, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved

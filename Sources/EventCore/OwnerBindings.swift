@@ -63,7 +63,13 @@ package enum OwnerBindings {
 
     static func retain(_ subscription: Subscription, whileAlive owner: AnyObject) {
       let binding = Binding(owner: WeakBox(owner), subscription: subscription)
-      let dropped = registry.append(binding) { !$0.subscription.hasEnded && $0.owner.isAlive }
+      // An owner of a registration isolated to an actor is loaded only there (guarantee 12): its
+      // own deliveries, or the check its list schedules there, end it once it is gone.
+      let dropped = registry.append(binding) { binding in
+        guard !binding.subscription.hasEnded else { return false }
+        let checkable = binding.subscription.liveness?.mayLoadReferencesHere ?? true
+        return !checkable || binding.owner.isAlive
+      }
       for binding in dropped where !binding.subscription.hasEnded {
         binding.subscription.cancel()
       }

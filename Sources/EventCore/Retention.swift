@@ -12,7 +12,10 @@
 /// - `.last(n)`: every post is recorded; the newest `n` are kept, the oldest dropped first.
 /// - `.untilObserved`: a post made while the list has no registration is held (all of them, in
 ///   order) instead of delivered; the next registration takes them all (a once-registration,
-///   only the oldest). A post made while a registration exists is delivered, not held.
+///   only the oldest). A post made while a registration exists is delivered, not held. A taken
+///   payload counts as handed over only once a handler starts on it: those the registration
+///   drops unrun (cancelled, or its observer gone, before its queued replay runs) are given
+///   back to the front of the hold (``giveBack(_:)``), ahead of the posts held since.
 @usableFromInline package struct Retention<Payload> {
   @usableFromInline package let policy: RetentionPolicy
   /// The payloads kept; with `.last(n)`, a ring of at most `n` whose oldest is at `start`.
@@ -54,6 +57,16 @@
   /// Holds a post that no registration is there to receive (`.untilObserved`).
   @usableFromInline package mutating func hold(_ payload: Payload) {
     storage.append(payload)
+  }
+
+  /// Holds again, at the front and in order, payloads handed to a registration that dropped
+  /// them before a handler started on them (`.untilObserved`): they are older than every post
+  /// held since.
+  ///
+  /// - Complexity: O(*n* + *m*) over the *n* payloads held and the *m* given back.
+  @usableFromInline package mutating func giveBack(_ payloads: ContiguousArray<Payload>) {
+    guard !payloads.isEmpty else { return }
+    storage.insert(contentsOf: payloads, at: 0)
   }
 
   /// What a new registration replays: everything kept, oldest first. With `.untilObserved` the

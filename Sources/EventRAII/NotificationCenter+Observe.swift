@@ -59,7 +59,7 @@ extension NotificationCenter {
   ) -> (ChannelLease, ObserverEntry<PostedNotification>) {
     let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-    let call = unsafeBitCast(handler, to: (@Sendable (Notification) -> Void).self)
+    let call = IsolatedHandler.callable(sendable: handler)
     let entry = ObserverEntry<PostedNotification>(
       delivery: delivery, isolation: handler.isolation
     ) { posted in
@@ -76,7 +76,7 @@ extension NotificationCenter {
   /// the handler for each call, and the observation ends with it.
   ///
   /// ```swift
-  /// final class Cache {
+  /// @MainActor final class Cache {
   ///   private var items: [String: Data] = [:]
   ///
   ///   init(center: NotificationCenter) {
@@ -96,28 +96,34 @@ extension NotificationCenter {
   /// ### Threading
   /// Thread-safe. A handler written in code isolated to an actor (a `@MainActor` screen's) runs
   /// on that actor whichever thread posts, and `delivery` does not apply; one written in
-  /// nonisolated code runs as `delivery` says. The owner is kept alive for the call only. After
-  /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again.
+  /// nonisolated code runs as `delivery` says, on the posting threads, so the owner must be
+  /// `Sendable` (a `@MainActor` class is) and the handler `@Sendable`, or the call does not
+  /// compile. An actor observes as its own owner with ``observe(_:object:owner:_:)``. The owner
+  /// is kept alive for the call only. After ``/EventCore/Subscription/cancel()`` returns, the
+  /// handler is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
   ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
   ///     sender.
-  ///   - owner: The object whose lifetime bounds the observation. It is not retained.
+  ///   - owner: The object whose lifetime bounds the observation, `Sendable`. It is not
+  ///     retained.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with the owner and each matching notification.
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
   ///   it does not end the observation.
   @discardableResult
-  public func observe<Owner: AnyObject>(
+  public func observe<Owner: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, owner: Owner,
     delivery: Delivery = .synchronous,
-    _ handler: @escaping @isolated(any) (Owner, Notification) -> Void
+    @_inheritActorContext _ handler:
+      @escaping @isolated(any) @Sendable (Owner, Notification)
+      -> Void
   ) -> Subscription {
     observe(
       name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
       // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-      unsafeBitCast(handler, to: ((Owner, Notification) -> Void).self)
+      IsolatedHandler.callable(observer: handler)
     )
     .bind(to: owner)
   }
@@ -128,14 +134,12 @@ extension NotificationCenter {
   /// closure captures the target.
   ///
   /// ```swift
-  /// final class Screen {
-  ///   private var token: Subscription?
-  ///
-  ///   init(center: NotificationCenter) {
-  ///     token = center.observe(.init("ModelDidChange"), target: self, action: Screen.refresh)
+  /// final class Indexer: Sendable {
+  ///   func start(center: NotificationCenter) -> Subscription {
+  ///     center.observe(.init("ModelDidChange"), target: self, action: Indexer.reindex)
   ///   }
   ///
-  ///   func refresh(_ note: Notification) {}
+  ///   func reindex(_ note: Notification) {}
   /// }
   /// ```
   ///
@@ -143,22 +147,25 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. Registered from code isolated to an actor (a `@MainActor` class's method
-  /// registering its own methods, say), the method runs on that actor whichever thread posts;
-  /// registered from nonisolated code, it runs as `delivery` says. The target is kept alive for
+  /// Thread-safe. Registered from code isolated to an actor (`isolation`), the method runs on
+  /// that actor whichever thread posts; registered from nonisolated code, it runs as `delivery`
+  /// says, on the posting threads, so the target must be `Sendable`. A `@MainActor` method
+  /// selects the `@MainActor` twin of this form, which runs it on the main actor and does not
+  /// compile off it. Swift drops the isolation of another global actor's unbound method without
+  /// a diagnostic: register such a method from its actor's code. The target is kept alive for
   /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
   ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
   ///     sender.
-  ///   - target: The object whose method is called. It is not retained.
+  ///   - target: The object whose method is called, `Sendable`. It is not retained.
   ///   - action: The unbound method to call, taking the notification.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
-  public func observe<Target: AnyObject>(
+  public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous,
     isolation: (any Actor)? = #isolation
@@ -175,11 +182,9 @@ extension NotificationCenter {
   /// The target-action form for a method that does not need the notification:
   ///
   /// ```swift
-  /// final class Badge {
-  ///   private var token: Subscription?
-  ///
-  ///   init(center: NotificationCenter) {
-  ///     token = center.observe(.init("InboxDidChange"), target: self, action: Badge.reload)
+  /// final class Badge: Sendable {
+  ///   func start(center: NotificationCenter) -> Subscription {
+  ///     center.observe(.init("InboxDidChange"), target: self, action: Badge.reload)
   ///   }
   ///
   ///   func reload() {}
@@ -190,22 +195,25 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. Registered from code isolated to an actor (a `@MainActor` class's method
-  /// registering its own methods, say), the method runs on that actor whichever thread posts;
-  /// registered from nonisolated code, it runs as `delivery` says. The target is kept alive for
+  /// Thread-safe. Registered from code isolated to an actor (`isolation`), the method runs on
+  /// that actor whichever thread posts; registered from nonisolated code, it runs as `delivery`
+  /// says, on the posting threads, so the target must be `Sendable`. A `@MainActor` method
+  /// selects the `@MainActor` twin of this form, which runs it on the main actor and does not
+  /// compile off it. Swift drops the isolation of another global actor's unbound method without
+  /// a diagnostic: register such a method from its actor's code. The target is kept alive for
   /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
   ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
   ///     sender.
-  ///   - target: The object whose method is called. It is not retained.
+  ///   - target: The object whose method is called, `Sendable`. It is not retained.
   ///   - action: The unbound method to call, taking no argument.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
-  public func observe<Target: AnyObject>(
+  public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous,
     isolation: (any Actor)? = #isolation
@@ -219,7 +227,7 @@ extension NotificationCenter {
 
   /// Registers a handler that receives `observer`, held weakly, with each matching notification;
   /// the observation is token-held.
-  private func observe<Observer: AnyObject>(
+  func observe<Observer: AnyObject>(
     _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
     isolation: (any Actor)?, _ handler: @escaping (Observer, Notification) -> Void
   ) -> Subscription {

@@ -164,14 +164,16 @@ final class NotificationChannel: Sendable {
     let filtered = group.observers.snapshot()
     var (nextAll, nextFiltered) = (0, 0)
     var (deadInAll, deadInFiltered) = (false, false)
+    // One post across both lists, so its main-actor handlers keep its order (guarantee 13).
+    var context = PostContext()
     while nextAll < all.count || nextFiltered < filtered.count {
       if nextFiltered == filtered.count
         || (nextAll < all.count && all[nextAll].order < filtered[nextFiltered].order)
       {
-        if !all[nextAll].deliver(posted) { deadInAll = true }
+        if !all[nextAll].deliver(posted, &context) { deadInAll = true }
         nextAll += 1
       } else {
-        if !filtered[nextFiltered].deliver(posted) { deadInFiltered = true }
+        if !filtered[nextFiltered].deliver(posted, &context) { deadInFiltered = true }
         nextFiltered += 1
       }
     }

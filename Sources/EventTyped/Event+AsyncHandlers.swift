@@ -33,21 +33,72 @@ extension Event {
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) async -> Void
   ) -> Subscription {
     let calls = Liveness()
-    let (stream, continuation) = makeStream(bufferingPolicy: .unbounded)
-    Task { await Self.call(handler, with: stream, while: calls, on: handler.isolation) }
+    let (stream, continuation) = makeHandlerQueue()
+    Task {
+      await Self.call(
+        handler, with: stream, finishing: continuation, while: calls, on: handler.isolation)
+    }
     return Subscription(liveness: calls) { continuation.finish() }
   }
 
   /// Calls `handler` with each payload of `stream`, one at a time, on `isolation`, which is
   /// the handler's own: the loop runs there, so a call starts without a hop, right after the
   /// check that the subscription is live.
+  ///
+  /// Once the subscription has ended, the loop finishes the stream and skips the payloads left
+  /// in it, but still runs the flush markers among them, so that no ``flush()`` waits for a
+  /// call that will never come.
   private static func call(
-    _ handler: @isolated(any) @Sendable (Payload) async -> Void, with stream: AsyncStream<Payload>,
+    _ handler: @isolated(any) @Sendable (Payload) async -> Void,
+    with stream: AsyncStream<HandlerItem>,
+    finishing continuation: AsyncStream<HandlerItem>.Continuation,
     while calls: Liveness, on isolation: isolated (any Actor)?
   ) async {
-    for await payload in stream {
-      guard calls.isLive else { return }
-      await handler(payload)
+    for await item in stream {
+      switch item {
+      case .payload(let payload):
+        guard calls.isLive else {
+          continuation.finish()
+          continue
+        }
+        await handler(payload)
+      case .flush(let done):
+        done()
+      }
     }
+  }
+
+  /// What waits in an async handler's queue: a payload, or a flush marker.
+  enum HandlerItem: Sendable {
+    case payload(Payload)
+    case flush(@Sendable () -> Void)
+  }
+
+  /// The queue of an async handler: a stream registered on this event, like a ``values``
+  /// stream, that also takes the markers of ``flush()``.
+  private func makeHandlerQueue() -> (
+    stream: AsyncStream<HandlerItem>, continuation: AsyncStream<HandlerItem>.Continuation
+  ) {
+    let (stream, continuation) = AsyncStream.makeStream(of: HandlerItem.self)
+    let id = streams.withLock { $0.makeID() }
+    let subscription = subscribeOnPostingThread(replaying: true) {
+      continuation.yield(.payload($0))
+    }
+    continuation.onTermination = { [weak self] _ in
+      subscription.cancel()
+      let removed = self?.streams.withLock { $0.remove(id) }
+      _ = removed
+    }
+    streams.withLock { registry in
+      registry.finishers[id] = { continuation.finish() }
+      registry.flushers[id] = { done in
+        // A finished queue runs nothing more: nothing to wait for.
+        if case .terminated = continuation.yield(.flush(done)) { done() }
+      }
+    }
+    // An `unregisterAll()` that ran between the registration and the line above ended the
+    // registration but could not see the queue: finish it here instead.
+    if subscription.isCancelled { continuation.finish() }
+    return (stream, continuation)
   }
 }

@@ -1,9 +1,23 @@
 import EventCore
 
-/// The continuations of an event's live `values` streams, by stream.
-struct StreamRegistry<Payload: Sendable>: Sendable {
-  var continuations: [Int: AsyncStream<Payload>.Continuation] = [:]
+/// How to finish each of an event's live streams (its `values` streams and its async
+/// handlers' queues), by stream, and how to flush those of async handlers.
+struct StreamRegistry: Sendable {
+  var finishers: [Int: @Sendable () -> Void] = [:]
+  /// Each queues a flush marker behind the payloads its async handler has not yet run
+  /// (`Event+Flush.swift`).
+  var flushers: [Int: @Sendable (@escaping @Sendable () -> Void) -> Void] = [:]
   var nextID = 0
+
+  mutating func makeID() -> Int {
+    nextID += 1
+    return nextID
+  }
+
+  /// Forgets stream `id`; what it drops is returned, to be released after the lock.
+  mutating func remove(_ id: Int) -> (finisher: (@Sendable () -> Void)?, flusher: Any?) {
+    (finishers.removeValue(forKey: id), flushers.removeValue(forKey: id))
+  }
 }
 
 extension Event {
@@ -34,9 +48,13 @@ extension Event {
   /// The stream buffers without bound: a slow consumer misses nothing, and values wait in the
   /// stream until it reads them. Use ``values(bufferingPolicy:)`` to bound that buffer.
   ///
-  /// The stream finishes when the event is deallocated or ``unregisterAll()`` is called. Ending
-  /// the iteration (or cancelling its task, or releasing an unread stream) ends the stream's
-  /// registration. While it lives the stream counts in ``observerCount``.
+  /// The stream finishes when the event is deallocated or ``unregisterAll()`` is called; the
+  /// consumer first reads what is buffered. Ending the iteration (or cancelling its task, or
+  /// releasing an unread stream) ends the stream's registration. Once the consuming task is
+  /// cancelled, `next()` returns `nil` and the buffered values are dropped: a consumer that
+  /// cancels itself on a value receives nothing after it. While it lives the stream counts in
+  /// ``observerCount``. Read each stream from one task at a time: a second task waiting on it
+  /// at once stops the program with a message.
   ///
   /// Values are handed to the stream on the posting thread, whatever the event's delivery; the
   /// consumer runs wherever its task runs. Thread-safe.
@@ -66,39 +84,40 @@ extension Event {
     makeStream(bufferingPolicy: policy).stream
   }
 
-  /// A stream registered on this event, and the continuation that ends it (finishing it ends
-  /// the registration too); finished by ``unregisterAll()`` and the event's deinit.
+  /// A stream registered on this event, and the channel that feeds it (finishing the channel
+  /// lets the consumer read what is buffered, then ends the stream); finished by
+  /// ``unregisterAll()`` and the event's deinit.
   func makeStream(
     bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy
-  ) -> (stream: AsyncStream<Payload>, continuation: AsyncStream<Payload>.Continuation) {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: Payload.self, bufferingPolicy: policy)
-    let id = streams.withLock { registry in
-      registry.nextID += 1
-      return registry.nextID
-    }
-    // Yielded on the posting thread: the continuation is thread-safe and keeps post order, and
-    // a hop through the event's delivery would only delay the value.
+  ) -> (stream: AsyncStream<Payload>, channel: ValueChannel<Payload>) {
+    let channel = ValueChannel<Payload>(policy: policy)
+    let id = streams.withLock { $0.makeID() }
+    // Yielded on the posting thread: the channel is thread-safe and keeps post order, and a
+    // hop through the event's delivery would only delay the value.
     let subscription = list.subscribeReplaying(
-      ObserverEntry(delivery: .synchronous) { continuation.yield($0) }, endsWithToken: true)
-    continuation.onTermination = { [weak self] _ in
-      subscription.cancel()
-      let removed = self?.streams.withLock { $0.continuations.removeValue(forKey: id) }
+      ObserverEntry(delivery: .synchronous) { channel.yield($0) }, endsWithToken: true)
+    channel.attach(subscription) { [weak self] in
+      let removed = self?.streams.withLock { $0.remove(id) }
       _ = removed
     }
-    streams.withLock { $0.continuations[id] = continuation }
+    streams.withLock { $0.finishers[id] = { channel.finish() } }
     // An `unregisterAll()` that ran between `subscribe` and the line above ended the
-    // registration but could not see the continuation: finish it here instead.
-    if subscription.isCancelled { continuation.finish() }
-    return (stream, continuation)
+    // registration but could not see the channel: finish it here instead.
+    if subscription.isCancelled { channel.finish() }
+    // The consumer reads through `AsyncStream(unfolding:)`, whose iterator asks the channel
+    // for each element; releasing the stream releases the consumer, which ends the
+    // registration.
+    let consumer = ValueConsumer(channel)
+    let stream = AsyncStream<Payload> { await consumer.channel.next() }
+    return (stream, channel)
   }
 
-  /// Finishes every live stream, outside the lock: finishing runs its termination handler.
+  /// Finishes every live stream, outside the lock.
   func finishStreams() {
-    let continuations = streams.withLock { registry in
-      defer { registry.continuations = [:] }
-      return Array(registry.continuations.values)
+    let live = streams.withLock { registry in
+      defer { registry = StreamRegistry(nextID: registry.nextID) }
+      return registry
     }
-    for continuation in continuations { continuation.finish() }
+    for finish in live.finishers.values { finish() }
   }
 }

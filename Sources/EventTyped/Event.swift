@@ -15,7 +15,7 @@ import EventCore
 ///   }
 /// }
 ///
-/// final class DownloadsScreen {
+/// @MainActor final class DownloadsScreen {
 ///   init() {
 ///     Downloads.didFinish.register(self, function: DownloadsScreen.show)
 ///   }
@@ -49,6 +49,12 @@ import EventCore
 /// on the main actor whichever thread posts, inline when the post is made there, otherwise in
 /// post order behind what is queued. Handlers written in nonisolated code run as the delivery
 /// says.
+///
+/// A registration made from nonisolated code runs on every thread that posts, so Swift 6 checks
+/// it: its observer must be `Sendable` (a `@MainActor` class is) and its closure `@Sendable`, and
+/// a `@MainActor` method does not compile there unless the caller runs on the main actor. An
+/// actor observes with ``register(_:handler:)-(A,_)``. What compiles where, and what Swift cannot
+/// check, is in the Events documentation's "What compiles where".
 public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
   public let delivery: Delivery
@@ -62,8 +68,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// of `list` (replaced atomically on re-registration) and lives as long as this event.
   private let typeKeys = Lock<[ObjectIdentifier: TypeKey]>([:])
 
-  /// The continuations of the live ``values`` streams, finished when the event is deallocated.
-  let streams = Lock(StreamRegistry<Payload>())
+  /// The live ``values`` streams and async handlers, finished when the event is deallocated.
+  let streams = Lock(StreamRegistry())
 
   /// Creates an event with no observers.
   ///
@@ -111,35 +117,41 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// The observer is held weakly, and the method is called on it only while it lives. An
   /// observer has one registration per event: registering it again, with this method or
-  /// ``register(_:handler:)``, replaces the previous handler (which then receives nothing more,
-  /// not even a delivery already queued) and moves the observer to the end of the order.
+  /// ``register(_:handler:)-(Observer,_)``, replaces the previous handler (which then receives
+  /// nothing more, not even a delivery already queued) and moves the observer to the end of the
+  /// order.
   ///
-  /// Registered from code isolated to an actor, such as a `@MainActor` class registering its
-  /// own method, the method runs on that actor whichever thread posts (inline when the post is
-  /// made there), and the event's delivery does not apply. Registered from nonisolated code it
-  /// runs as the delivery says. Swift drops a method's isolation when it converts the unbound
-  /// method, so the registration takes it from the caller: register an actor's methods from
-  /// that actor's code, or use ``register(_:handler:)``, whose closure keeps its own.
+  /// The observer is `Sendable`: registered from nonisolated code, the method runs on the
+  /// posting threads. Registered from code isolated to an actor (`isolation`), it runs on that
+  /// actor whichever thread posts (inline when the post is made there), and the event's
+  /// delivery does not apply; registered from nonisolated code it runs as the delivery says. A
+  /// `@MainActor` method selects ``register(_:function:)-(Observer,_)`` instead, which runs it on
+  /// the main actor and does not compile off it. Swift drops the isolation of another global
+  /// actor's unbound method without a diagnostic when it converts it: register such a method
+  /// from its actor's code, or with a closure (``register(_:handler:)-(Observer,_)``), which
+  /// keeps its own. An actor's own method does not convert: use
+  /// ``register(_:handler:)-(A,_)``.
   ///
   /// Written at the call site (`Screen.show`), the method allocates nothing per delivery: this
   /// call is always inlined into yours. A method passed in as a function value, through a
   /// helper of your own, allocates a closure per delivery (the Performance article of the
-  /// documentation says why); ``register(_:handler:)`` never does.
+  /// documentation says why); ``register(_:handler:)-(Observer,_)`` never does.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
   ///
   /// - Parameters:
-  ///   - observer: The object to call, held weakly.
-  ///   - function: The unbound method, such as `Screen.show`.
+  ///   - observer: The object to call, held weakly; `Sendable`.
+  ///   - function: The unbound method, such as `Service.handle`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
-  ///     another; `nil` from nonisolated code, where `delivery` decides.
+  ///     another; `nil` from nonisolated code, where `delivery` decides. An explicit value is
+  ///     trusted: it names where the method may run.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
   @inlinable @inline(__always)
   @discardableResult
-  public func register<Observer: AnyObject, each Element>(
+  public func register<Observer: AnyObject & Sendable, each Element>(
     _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void,
     isolation: (any Actor)? = #isolation
   ) -> Subscription where Payload == (repeat each Element) {
@@ -168,7 +180,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @_disfavoredOverload
   @discardableResult
-  public func register<Object: AnyObject, Observer: AnyObject, each Element>(
+  public func register<Object: AnyObject & Sendable, Observer: AnyObject & Sendable, each Element>(
     _ observer: Object, function: @escaping (Observer) -> (repeat each Element) -> Void,
     isolation: (any Actor)? = #isolation
   ) -> Subscription where Payload == (repeat each Element) {
@@ -191,6 +203,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// }
   /// ```
   ///
+  /// The closure runs where it was written: in code isolated to an actor (a `@MainActor`
+  /// screen's), on that actor whichever thread posts, inline when the post is made there, and
+  /// the event's delivery does not apply; in nonisolated code, as the delivery says. So from
+  /// nonisolated code the observer must be `Sendable` and the closure `@Sendable` (it captures
+  /// only `Sendable` values), or the call does not compile. An actor registers itself with
+  /// ``register(_:handler:)-(A,_)``, which this form would not run on the actor.
+  ///
   /// This form also serves labelled tuple payloads such as `Event<(name: String, count: Int)>`,
   /// which `function:` cannot. An observer has one registration per event: registering it again
   /// replaces the previous handler and moves the observer to the end of the order.
@@ -199,15 +218,17 @@ public final class Event<Payload: Sendable>: Sendable {
   /// post.
   ///
   /// - Parameters:
-  ///   - observer: The object to hand to `handler`, held weakly.
-  ///   - handler: The closure to run for each post, with the observer and the payload.
+  ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
+  ///   - handler: The closure to run for each post, with the observer and the payload; it runs
+  ///     on the actor it was written on, if any.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
   @inlinable
   @discardableResult
-  public func register<Observer: AnyObject>(
-    _ observer: Observer, handler: @escaping @isolated(any) (Observer, Payload) -> Void
+  public func register<Observer: AnyObject & Sendable>(
+    _ observer: Observer,
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Observer, Payload) -> Void
   ) -> Subscription {
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolatedHandler: handler)
@@ -222,7 +243,12 @@ public final class Event<Payload: Sendable>: Sendable {
   /// ```
   ///
   /// A type has one registration per event: registering it again replaces the previous function
-  /// and moves it to the end of the order. Types are never deallocated, so the registration lasts
+  /// and moves it to the end of the order. The function runs on its own isolation (a static
+  /// method of a `@MainActor` type on the main actor), a closure on the actor it was written
+  /// on; a nonisolated one runs as the delivery says, on the posting threads, so it is
+  /// `@Sendable`. (In Swift 5 mode a static method reference is not inferred `@Sendable`, and
+  /// Swift 5 warns "converting non-Sendable function value ... may introduce data races": mark
+  /// the method `@Sendable`.) Types are never deallocated, so the registration lasts
   /// until you call ``unregister(_:)-(T.Type)``, ``unregisterAll()`` or cancel the returned token.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
@@ -230,13 +256,16 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - type: The type the function belongs to; it identifies the registration.
-  ///   - function: The function to call with the payload's elements.
+  ///   - function: The function to call with the payload's elements; `@Sendable`.
   /// - Returns: A token that ends the registration when cancelled. You may ignore it: releasing
   ///   it does not cancel.
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func register<T, each Element>(
-    _ type: T.Type, function: @escaping @isolated(any) (repeat each Element) -> Void
+    _ type: T.Type,
+    @_inheritActorContext function:
+      @escaping @isolated(any) @Sendable (repeat each Element)
+      -> Void
   ) -> Subscription where Payload == (repeat each Element) {
     let key = typeKey(for: type)
     let call = IsolatedHandler.callable(function)
@@ -306,8 +335,9 @@ public final class Event<Payload: Sendable>: Sendable {
   /// ``unregister(_:)-(T.Type)`` on Apple platforms too, where a class metatype also converts to
   /// `AnyObject`. An `AnyObject` value is accepted as it is.
   ///
-  /// - Parameter observer: An object registered with ``register(_:function:isolation:)-(Observer,_,_)`` or
-  ///   ``register(_:handler:)``.
+  /// - Parameter observer: An object registered with
+  ///   ``register(_:function:isolation:)-(Observer,_,_)``, ``register(_:handler:)-(Observer,_)``
+  ///   or another `register` form.
   public func unregister<Observer: AnyObject>(_ observer: Observer) {
     list.removeObserver(observer)
   }
@@ -317,7 +347,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// After it returns, the type's function is not invoked again. Thread-safe, and safe from a
   /// handler.
   ///
-  /// - Parameter type: A type registered with ``register(_:function:)``.
+  /// - Parameter type: A type registered with ``register(_:function:)-(T.Type,_)``.
   public func unregister<T>(_ type: T.Type) {
     let key = typeKeys.withLock { $0[ObjectIdentifier(type)] }
     if let key { list.removeObserver(key) }
@@ -387,6 +417,11 @@ public final class Event<Payload: Sendable>: Sendable {
   /// The number of live registrations: observers, types, subscriptions and ``values`` streams.
   ///
   /// Registrations whose observer was deallocated are purged, not counted. Thread-safe.
+  ///
+  /// A registration made from code isolated to an actor has its observer and owners checked
+  /// only on that actor, so that no `deinit` of theirs ever runs on the counting thread: read
+  /// elsewhere, the count may still include one whose observer has died, until its actor learns
+  /// of it (its next delivery; on the main actor, also a count read there).
   ///
   /// - Complexity: O(*n*) in the number of registrations.
   public var observerCount: Int {

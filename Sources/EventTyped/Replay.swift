@@ -20,7 +20,7 @@ public import EventCore
 /// - ``untilObserved``: while the event has no live registration, posts are held (unbounded, in
 ///   order) and the first registration receives all of them; then nothing is held until the
 ///   event again has no live registration. For events that must not be lost because nobody
-///   listened yet.
+///   listened yet: what a registration drops before its handler starts on it is held again.
 ///
 /// Every payload reaches a registration exactly once, as replay or live, in post order, even
 /// while other threads post during the registration; see ``Event/init(delivery:replay:)``.
@@ -57,5 +57,10 @@ public struct Replay: Sendable, Hashable {
   ///
   /// A ``Event/subscribeOnce(_:)`` that is the first registration takes only the oldest held
   /// payload; the rest stay held for the next registration.
+  ///
+  /// A held payload counts as handed over only when a handler starts on it. With a `.queue` or
+  /// `.mainActor` delivery the replay runs later; the payloads a registration drops before
+  /// then (it is cancelled, unregistered or replaced, or its observer dies) go back to the
+  /// front of the hold, ahead of the posts held since, for the next registration.
   public static let untilObserved = Replay(.untilObserved)
 }

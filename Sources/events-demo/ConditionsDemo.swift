@@ -3,11 +3,13 @@ import Foundation
 
 /// `conditions`: IRNotificationReceiver's demo. Three simulated requests (profile, friends,
 /// messages) answer on background queues after a random latency; a receiver counts their
-/// success notifications and reports once all three have arrived, whatever the order, and a
-/// failed request is ignored so that the round still ends.
+/// success notifications (`GetUserProfileSuccessNotification` as `profile`, and so on), prints
+/// a status line as each arrives, and reports once all three have arrived, whatever the order,
+/// and a failed request is ignored so that the round still ends.
 ///
-/// The main actor starts each round inside `receiver.verified(after:)`, the race-free way to
-/// wait for arrivals it causes: the wait is registered before the first request starts.
+/// The main actor starts each round inside `receiver.verified(timeout:after:)`, the race-free
+/// way to wait for arrivals it causes: the wait is registered before the first request starts,
+/// and a round that never completes throws instead of hanging the demo.
 enum ConditionsDemo {
   @MainActor
   static func run(seed: UInt64) async -> Bool {
@@ -47,6 +49,8 @@ private final class ConditionsRun {
   /// The time of each completion, in milliseconds since the start.
   private let verifications = Arrivals<Double>()
   private let ignored = Arrivals<String>()
+  /// The names `onArrival` reported, in order: the status lines.
+  private let statusLines = Arrivals<String>()
   private let subscriptions = SubscriptionBag()
 
   init(seed: UInt64) {
@@ -55,9 +59,15 @@ private final class ConditionsRun {
     let center = NotificationCenter()
     api = SimulatedAPI(center: center)
     for request in Request.allCases {
-      receiver.add(NotificationConditioner(request.notification.rawValue))
-      receiver.listen(to: request.notification, center: center).store(in: subscriptions)
+      receiver.add(NotificationConditioner(request.name))
+      receiver.listen(to: request.notification, center: center, as: request.name)
+        .store(in: subscriptions)
     }
+    // IRNotificationReceiver's demo appends "<name> Success." to a status label per arrival.
+    receiver.onArrival { [statusLines] name in
+      DemoLog.event("status: \(name) Success.")
+      statusLines.record(name)
+    }.store(in: subscriptions)
     receiver.onVerified { [verifications] in
       DemoLog.event("receiver: all three have arrived")
       verifications.record(DemoLog.elapsedMilliseconds)
@@ -116,7 +126,7 @@ private final class ConditionsRun {
     guard let elapsed else { return }
     DemoLog.event("failing: two arrived and one was ignored after \(elapsed) ms")
     report.check(
-      ignored.all == [Request.friends.notification.rawValue],
+      ignored.all == [Request.friends.name],
       "the receiver heard of the ignored friends request through onIgnored")
     report.check(
       Set(api.arrivals.all.dropFirst(arrivalsBefore)) == [.profile, .messages],
@@ -156,24 +166,33 @@ private final class ConditionsRun {
       "the round completed inside the closure, before the task suspended, and still counted")
   }
 
-  /// Starts one round inside `receiver.verified(after:)` and waits, with a bound, for the
-  /// receiver to report it complete.
+  /// Starts one round inside `receiver.verified(timeout:after:)`, which waits, with a bound,
+  /// for the receiver to report it complete.
   ///
   /// - Returns: The milliseconds from the start to the completion, or `nil` if it did not
   ///   complete in time.
   private func round(_ report: DemoReport, start: @escaping @MainActor () -> Void) async -> Int? {
     let completionsBefore = verifications.count
+    let statusLinesBefore = statusLines.count
+    let successesBefore = api.arrivals.count
     let startedAt = DemoLog.elapsedMilliseconds
     let receiver = receiver
-    DemoLog.event("await receiver.verified { start the requests }")
-    await withDeadline(seconds: 5) {
+    DemoLog.event("try await receiver.verified(timeout: 5 s) { start the requests }")
+    do {
       // The wait is registered before `start` runs, so an answer that comes before this task
       // suspends still ends it. `start` runs here, on the main actor.
-      await receiver.verified { start() }
+      try await receiver.verified(timeout: .seconds(5)) { start() }
+    } catch {
+      DemoLog.event("receiver: \(error)")
     }
     // `onVerified` handlers run before waiting tasks resume: a completion is recorded by now.
     let completed = verifications.count > completionsBefore
-    report.check(completed, "verified(after:) returned once all three had arrived")
+    report.check(completed, "verified(timeout:after:) returned once all three had arrived")
+    // Sorted: two queues may record their successes in one order and post them in the other.
+    report.check(
+      statusLines.all.dropFirst(statusLinesBefore).sorted()
+        == api.arrivals.all.dropFirst(successesBefore).map(\.name).sorted(),
+      "onArrival printed one status line per success")
     guard completed, let verifiedAt = verifications.all.last else { return nil }
     report.check(
       verifications.count == completionsBefore + 1, "onVerified reported the round exactly once")
@@ -182,16 +201,6 @@ private final class ConditionsRun {
       "the receiver re-armed all three conditioners for the next round")
     // Whole milliseconds: the clock reads a little after the timers fire, never before.
     return Int(verifiedAt - startedAt)
-  }
-
-  /// Runs `body` in a main-actor task that is cancelled after `seconds`: a wait in it that
-  /// never ends then returns, as a cancelled `verified(after:)` does, instead of hanging the
-  /// demo.
-  private func withDeadline(seconds: Double, _ body: @escaping @MainActor () async -> Void) async {
-    let task = Task { @MainActor in await body() }
-    // A timer, never a sleep; cancelling a task that has finished does nothing.
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { task.cancel() }
-    await task.value
   }
 
   /// Draws the next latency of each request, 40 to 160 ms, and shows them.
@@ -219,8 +228,8 @@ private enum Request: String, CaseIterable, Sendable {
     }
   }
 
-  /// The conditioner's name: the notification's raw value, as `listen(to:)` counts it.
-  var name: String { notification.rawValue }
+  /// The conditioner's name, which `listen(to:center:as:)` counts the notification under.
+  var name: String { rawValue }
 
   /// The background queue the request answers on.
   var queue: DispatchQueue {
@@ -251,7 +260,7 @@ private final class SimulatedAPI: Sendable {
 
   /// Answers `request` from a cache: its notification is posted at once, on the calling thread.
   func answerFromCache(_ request: Request) {
-    DemoLog.event("\(request) answered from the cache: post \(request.name)")
+    DemoLog.event("\(request) answered from the cache: post \(request.notification.rawValue)")
     arrivals.record(request)
     center.post(name: request.notification, object: nil)
   }
@@ -268,7 +277,7 @@ private final class SimulatedAPI: Sendable {
         DemoLog.event("\(request) failed: NotificationReceiver.ignore(\"\(request.name)\")")
         NotificationReceiver.ignore(request.name)
       } else {
-        DemoLog.event("\(request) loaded: post \(request.name)")
+        DemoLog.event("\(request) loaded: post \(request.notification.rawValue)")
         arrivals.record(request)
         center.post(name: request.notification, object: nil)
       }

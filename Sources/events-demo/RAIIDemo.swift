@@ -183,6 +183,7 @@ private final class TemperatureLog {
 }
 
 /// Shows the temperature for as long as it lives; it keeps no token and has no `deinit`.
+@MainActor
 private final class TemperatureLabel {
   let room: String
   private(set) var text = ""
@@ -198,7 +199,7 @@ private final class TemperatureLabel {
 }
 
 /// Reacts to one sensor through a method, registered as a target-action pair.
-private final class Heater {
+private final class Heater: Sendable {
   let adjustments = Arrivals<Double>()
 
   func adjust(_ note: Notification) {

@@ -178,9 +178,12 @@ enum TypedDemo {
       DemoLog.event("post Account.state(\"grace\")")
       Account.state.post("grace")
     }
+    // The screen is `@MainActor`: a post from the network queue reaches it on the main actor.
+    let arrived = await shown.wait(for: 2)
     report.check(
-      shown.all == ["ada on main actor", "grace on typed.network"] && welcomed.all == ["ada"],
-      "the screen got \"grace\" live, once; the banner did not run again")
+      arrived && shown.all == ["ada on main actor", "grace on main actor"]
+        && welcomed.all == ["ada"],
+      "the screen got \"grace\" live, once, on the main actor; the banner did not run again")
     Account.state.unregister(screen)
     Account.state.clearReplay()
     DemoLog.event("signed out: the screen unregistered, Account.state.clearReplay()")
@@ -270,7 +273,7 @@ private enum Network {
 }
 
 /// A view that shows that a download started.
-private final class StatusView {
+private final class StatusView: Sendable {
   let name: String
   private let calls: Arrivals<String>
 
@@ -286,7 +289,7 @@ private final class StatusView {
 }
 
 /// Lists finished downloads; its method takes the payload's two elements.
-private final class DownloadList {
+private final class DownloadList: Sendable {
   private let shown: Arrivals<String>
 
   init(shown: Arrivals<String>) {
@@ -324,7 +327,7 @@ private final class ProgressBar: Sendable {
 }
 
 /// Presents failures; the event delivers on the main actor.
-private final class AlertPresenter {
+private final class AlertPresenter: Sendable {
   private let failures: Arrivals<String>
 
   init(failures: Arrivals<String>) {
@@ -344,7 +347,7 @@ private enum Chat {
 }
 
 /// Sends chat messages and read receipts once the connection is up.
-private final class Outbox {
+private final class Outbox: Sendable {
   private let delivered: Arrivals<String>
 
   init(delivered: Arrivals<String>) {
@@ -368,6 +371,7 @@ private enum Account {
 }
 
 /// Shows the signed-in user; created after the login was posted.
+@MainActor
 private final class ProfileScreen {
   private(set) var title = "signed out"
   private let shown: Arrivals<String>

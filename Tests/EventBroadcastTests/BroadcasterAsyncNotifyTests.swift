@@ -70,13 +70,16 @@ struct BroadcasterAsyncNotifyTests {
     let gate = Signal()
     let hub = hub
 
-    let returned = onOtherThread(seconds: 5) {
+    // On a thread of its own, so that no thread of the cooperative pool waits for it.
+    let returned = Signal()
+    DispatchQueue.global().async {
       hub.notify((any Refresh).self) { observer in
         _ = await gate.arrival()
         await observer.refresh(1)
       }
+      returned.fire()
     }
-    #expect(returned)
+    #expect(await returned.arrival(seconds: 5))
     gate.fire()
     #expect(await cache.arrived.arrival())
   }
@@ -133,7 +136,6 @@ struct BroadcasterAsyncNotifyTests {
     #expect(released.object == nil)
     queue.resume()
 
-    #expect(drain(queue))
     #expect(await finishes { await drainAsyncCalls(queue) })
     #expect(calls.count == 0)
   }

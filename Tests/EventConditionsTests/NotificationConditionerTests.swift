@@ -19,17 +19,29 @@ struct NotificationConditionerTests {
     #expect(Set([NotificationConditioner("a"), NotificationConditioner("a")]).count == 1)
   }
 
-  @Test("a minimum count of zero stops the program")
+  @Test("a minimum count of zero stops the program with a message naming it")
   func zeroMinCount() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
       _ = NotificationConditioner("a", minCount: 0)
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "NotificationConditioner(\"a\", minCount: 0): minCount must be at least 1"))
   }
 
-  @Test("a negative minimum count stops the program")
+  @Test("a negative minimum count stops the program with a message naming it")
   func negativeMinCount() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
       _ = NotificationConditioner("a", minCount: -1)
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "NotificationConditioner(\"a\", minCount: -1): minCount must be at least 1"))
   }
 }

@@ -650,11 +650,17 @@ struct NotificationReceiverTests {
 
   @Test("duplicate names stop the program with a clear error")
   func duplicateName() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
       let receiver = NotificationReceiver()
       receiver.add(NotificationConditioner("profile"))
       receiver.add(NotificationConditioner("profile", minCount: 2))
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "NotificationReceiver.add: a conditioner named \"profile\" is already in the set"))
   }
 }
 

@@ -237,28 +237,46 @@ struct SharedConditionersTests {
     #expect(registry.remaining("logged-in") == 1)
   }
 
-  @Test("a different minimum count for a handed-out name stops the program")
+  @Test("a different minimum count for a handed-out name stops the program with a message")
   func conflictingMinCount() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
       let registry = SharedConditioners()
       _ = registry.conditioner("logged-in", minCount: 1)
       _ = registry.conditioner("logged-in", minCount: 2)
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "\"logged-in\" was already handed out with minCount 1"))
   }
 
-  @Test("a shared minimum count below 1 stops the program")
+  @Test("a shared minimum count below 1 stops the program with a message naming it")
   func zeroMinCount() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
       _ = SharedConditioners().conditioner("logged-in", minCount: 0)
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "SharedConditioners.conditioner(\"logged-in\", minCount: 0): minCount must be at least 1"))
   }
 
-  @Test("a shared name already in a receiver stops the program")
+  @Test("a shared name already in a receiver stops the program with a message naming it")
   func duplicateInReceiver() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
       let receiver = NotificationReceiver()
       receiver.add(NotificationConditioner("logged-in"))
       receiver.add(SharedConditioners().conditioner("logged-in"))
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "NotificationReceiver.add: a conditioner named \"logged-in\" is already in the set"))
   }
 }

@@ -9,7 +9,7 @@ private extension Notification.Name {
 }
 
 /// An owner for owner-bound observations.
-private final class Host {}
+private final class Host: Sendable {}
 
 @Suite("Center registrations")
 struct ChannelRegistryTests {

@@ -8,8 +8,10 @@ private extension Notification.Name {
 }
 
 /// An owner that counts what its handlers saw.
-private final class Owner {
-  var seen: [String] = []
+private final class Owner: Sendable {
+  private let log = Recorder<String>()
+  var seen: [String] { log.values }
+  func saw(_ entry: String) { log.record(entry) }
 }
 
 @Suite("Owner-bound observation")
@@ -18,7 +20,7 @@ struct OwnerBoundObservationTests {
   func deliversToOwner() {
     let center = NotificationCenter()
     let owner = Owner()
-    center.observe(.owned, owner: owner) { owner, note in owner.seen.append(note.name.rawValue) }
+    center.observe(.owned, owner: owner) { owner, note in owner.saw(note.name.rawValue) }
     center.post(name: .owned, object: nil)
     #expect(owner.seen == ["EventRAIITests.owned"])
   }
@@ -72,9 +74,9 @@ struct OwnerBoundObservationTests {
   func severalOnOneOwner() {
     let center = NotificationCenter()
     let owner = Owner()
-    center.observe(.owned, owner: owner) { owner, _ in owner.seen.append("first") }
-    center.observe(.owned, owner: owner) { owner, _ in owner.seen.append("second") }
-    center.observe(.owned, owner: owner) { owner, _ in owner.seen.append("third") }
+    center.observe(.owned, owner: owner) { owner, _ in owner.saw("first") }
+    center.observe(.owned, owner: owner) { owner, _ in owner.saw("second") }
+    center.observe(.owned, owner: owner) { owner, _ in owner.saw("third") }
     center.post(name: .owned, object: nil)
     #expect(owner.seen == ["first", "second", "third"])
   }
@@ -83,7 +85,7 @@ struct OwnerBoundObservationTests {
   func tokenCancels() {
     let center = NotificationCenter()
     let owner = Owner()
-    let token = center.observe(.owned, owner: owner) { owner, _ in owner.seen.append("call") }
+    let token = center.observe(.owned, owner: owner) { owner, _ in owner.saw("call") }
     center.post(name: .owned, object: nil)
     token.cancel()
     center.post(name: .owned, object: nil)
@@ -96,7 +98,7 @@ struct OwnerBoundObservationTests {
     let center = NotificationCenter()
     let owner = Owner()
     do {
-      let token = center.observe(.owned, owner: owner) { owner, _ in owner.seen.append("call") }
+      let token = center.observe(.owned, owner: owner) { owner, _ in owner.saw("call") }
       _ = token
     }
     center.post(name: .owned, object: nil)

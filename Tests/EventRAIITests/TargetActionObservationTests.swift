@@ -8,9 +8,11 @@ private extension Notification.Name {
 }
 
 /// A view-controller-like target with both action shapes.
-private final class Screen {
-  var refreshed: [Notification.Name] = []
-  var reloads = 0
+private final class Screen: Sendable {
+  private let names = Recorder<Notification.Name>()
+  private let reloadCount = Counter()
+  var refreshed: [Notification.Name] { names.values }
+  var reloads: Int { reloadCount.count }
   let calls: Counter
 
   init(calls: Counter = Counter()) {
@@ -19,12 +21,12 @@ private final class Screen {
 
   func refresh(_ note: Notification) {
     calls.increment()
-    refreshed.append(note.name)
+    names.record(note.name)
   }
 
   func reload() {
     calls.increment()
-    reloads += 1
+    reloadCount.increment()
   }
 }
 

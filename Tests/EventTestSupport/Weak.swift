@@ -12,3 +12,18 @@ public struct Weak<Object: AnyObject> {
   }
 }
 extension Weak: Sendable where Object: Sendable {}
+
+extension Weak where Object: Sendable {
+  /// Waits, bounded, until the object is deallocated: for an object that a task finishing on
+  /// another thread may hold for a moment after the code under test returns.
+  ///
+  /// - Returns: `false` if it is still alive after `seconds`.
+  public func isReleased(seconds: Double = 5) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while object != nil {
+      guard ContinuousClock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+  }
+}

@@ -397,15 +397,15 @@ struct EventTests {
     let event = Event<Int>()
     let a = Tracked("A")
     let holder = ObjectHolder()
-    weak var weakB: Tracked?
+    let weakB = WeakObjectHolder()
     event.register(a) { observer, _ in
       log.record(observer.name)
       holder.object = nil
-      log.record(weakB == nil ? "B deallocated" : "B alive")
+      log.record(weakB.object == nil ? "B deallocated" : "B alive")
     }
     do {
       let b = Tracked("B")
-      weakB = b
+      weakB.object = b
       holder.object = b
       event.register(b) { observer, _ in log.record(observer.name) }
     }
@@ -444,6 +444,11 @@ final class TokenHolder: @unchecked Sendable {
 final class ObjectHolder: @unchecked Sendable {
   // Written and read on the test's thread only, the handlers being synchronous.
   var object: AnyObject?
+}
+
+final class WeakObjectHolder: @unchecked Sendable {
+  // Written and read on the test's thread only, the handlers being synchronous.
+  weak var object: AnyObject?
 }
 
 @Suite("Event with static functions", .serialized)

@@ -1,7 +1,7 @@
 import EventTestSupport
 
 /// An observer whose methods record what they receive, prefixed with its name.
-final class Listener {
+final class Listener: Sendable {
   let name: String
   let log: Recorder<String>
 

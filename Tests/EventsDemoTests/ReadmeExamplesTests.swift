@@ -48,7 +48,7 @@ private enum Session {
   static let user = Event<String>(replay: .latest)
 }
 
-private final class ProfileScreen {
+@MainActor private final class ProfileScreen {
   private(set) var title = "signed out"
 
   init() {
@@ -111,6 +111,7 @@ struct ReadmeExamplesTests {
     #expect(log.values == ["report.pdf 1024"], "the closure's token ended with the screen")
   }
 
+  @MainActor
   @Test("EventTyped: a screen created after the login reads it; a once-handler runs once")
   func replayAndOnce() {
     let log = Recorder<String>()

@@ -69,7 +69,11 @@ private final class Panel: Update {
 }
 
 private enum Metrics {
-  static func count(_ value: String) {}
+  // `@Sendable`: Swift 5 does not infer it for a static method (Swift 6 does, SE-0418), and the
+  // type-level `register` takes a `@Sendable` function; without it Swift 5 warns "converting
+  // non-Sendable function value to '@isolated(any) @Sendable (String) -> Void' may introduce
+  // data races".
+  @Sendable static func count(_ value: String) {}
 }
 
 extension Swift5CallShapesTests {
@@ -108,6 +112,53 @@ extension Swift5CallShapesTests {
     await receiver.verified { receiver.check("a") }
     #expect(!receiver.isVerified)
     withExtendedLifetime((tokens, verified)) {}
+  }
+}
+
+private actor Limiter {
+  private(set) var seen: [String] = []
+  let arrived = Signal()
+
+  func start(_ event: Event<String>, _ center: NotificationCenter, _ name: Notification.Name) {
+    event.register(self) { me, value in me.record(value) }
+    center.observe(name, owner: self) { me, note in me.record(note.name.rawValue) }
+  }
+
+  func record(_ value: String) {
+    seen.append(value)
+    if seen.count == 2 { arrived.fire() }
+  }
+}
+
+@MainActor private final class MainScreen {
+  var shown: [String] = []
+  func show(_ value: String) { shown.append(value) }
+}
+
+/// Swift 5 does not diagnose a `@MainActor` registration made from nonisolated code; the method
+/// still runs on the main actor.
+private func wireFromNonisolatedCode(_ event: Event<String>, _ screen: MainScreen) {
+  event.register(screen, function: MainScreen.show)
+}
+
+extension Swift5CallShapesTests {
+  @Test("the actor forms and the @MainActor twins compile in Swift 5 mode")
+  func isolationForms() async {
+    let event = Event<String>()
+    let center = NotificationCenter()
+    let name = Notification.Name("swift5.actor")
+    let limiter = Limiter()
+    await limiter.start(event, center, name)
+    event.post("a")
+    center.post(name: name, object: nil)
+    #expect(await limiter.arrived.arrival())
+    #expect(await limiter.seen == ["a", "swift5.actor"])
+
+    let screen = await MainScreen()
+    wireFromNonisolatedCode(event, screen)
+    event.post("b")
+    await drainMainQueue()
+    #expect(await screen.shown == ["b"])
   }
 }
 

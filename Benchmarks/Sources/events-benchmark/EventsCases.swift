@@ -111,7 +111,7 @@ func eventsDeliveryCases() -> [BenchmarkCase] {
 /// Registers `function` where the optimizer cannot see which method it is, as a library or a
 /// registration helper of an app would.
 @inline(never)
-func registerOpaquely<Observer: AnyObject>(
+func registerOpaquely<Observer: AnyObject & Sendable>(
   _ event: Event<Int>, _ observer: Observer, _ function: @escaping (Observer) -> (Int) -> Void
 ) {
   event.register(observer, function: function)

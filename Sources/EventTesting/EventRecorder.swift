@@ -1,0 +1,102 @@
+import EventCore
+public import EventTyped
+public import Testing
+
+/// Records every payload an event posts from now on, for a test to read or wait for.
+///
+/// ```swift
+/// @Test func finishingADownloadPostsIt() async throws {
+///   let recorder = EventRecorder(Downloads.didFinish)  // records from now on
+///   Downloads.didFinish.post("a", 1)
+///   #expect(recorder.values.map(\.0) == ["a"])
+///   downloads.start("b")
+///   let next = try await recorder.next(timeout: .seconds(1))  // the next unread payload
+///   #expect(next.0 == "b")
+/// }
+/// ```
+///
+/// The recorder is a registration of its own: it records each post synchronously, on the
+/// posting thread, whatever the event's delivery, so ``values`` holds a post as soon as `post`
+/// returns. It records posts made after it was created, not what the event retains for its
+/// replay (which it leaves in place), and counts in the event's `observerCount` while it
+/// lives. It keeps the event alive, and stops recording when it is released or ``cancel()``ed.
+///
+/// Thread-safe.
+public final class EventRecorder<Payload: Sendable>: Sendable {
+  /// The event recorded, kept alive by the recorder.
+  public let event: Event<Payload>
+  private let recording = Recording<Payload>()
+  private let registration: Subscription
+
+  /// Starts recording `event`'s posts.
+  ///
+  /// - Parameter event: The event to record; the recorder keeps it alive.
+  public init(_ event: Event<Payload>) {
+    self.event = event
+    let recording = recording
+    registration = event.subscribeOnPostingThread(replaying: false) { recording.record($0) }
+  }
+
+  /// Every payload recorded, in post order.
+  public var values: [Payload] {
+    recording.values
+  }
+
+  /// How many payloads were recorded.
+  public var count: Int {
+    values.count
+  }
+
+  /// The next payload not yet returned by `next`, waiting for at most `timeout` for one to be
+  /// posted.
+  ///
+  /// The first call returns the first payload recorded, the second the second, and so on,
+  /// whether they were posted before the call or during it; reading ``values`` does not
+  /// advance it. Concurrent calls are served in the order they started waiting.
+  ///
+  /// - Parameter timeout: How long to wait for a post; 5 seconds unless given.
+  /// - Returns: The next unread payload.
+  /// - Throws: ``/EventCore/EventTimeout`` when no payload is posted in time,
+  ///   `CancellationError` when the task is cancelled first.
+  public func next(timeout: Duration = .seconds(5)) async throws -> Payload {
+    try await recording.next(timeout: timeout)
+  }
+
+  /// Stops recording; what was recorded stays readable.
+  public func cancel() {
+    registration.cancel()
+  }
+}
+
+extension EventRecorder where Payload: Equatable {
+  /// Waits until `expected.count` payloads are recorded, for at most `timeout`, then expects
+  /// them to be exactly `expected`, in order; records an issue at the caller otherwise.
+  ///
+  /// ```swift
+  /// let recorder = EventRecorder(Cart.didChange)
+  /// cart.add("tea")
+  /// cart.add("milk")
+  /// await recorder.expect(["tea", "milk"])
+  /// ```
+  ///
+  /// Posts that arrive while it waits count, so it suits queued and main-actor deliveries
+  /// that repost. Payloads beyond `expected.count` recorded by the time it looks fail it too.
+  ///
+  /// - Parameters:
+  ///   - expected: The payloads, in post order.
+  ///   - timeout: How long to wait for them; 5 seconds unless given.
+  ///   - comment: Added to the issue.
+  ///   - sourceLocation: Where the issue is recorded: the caller, by default.
+  public func expect(
+    _ expected: [Payload], within timeout: Duration = .seconds(5), _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let recorded = await Polling.value(within: timeout) {
+      let values = self.values
+      return values.count >= expected.count ? values : nil
+    }
+    let values = recorded ?? values
+    guard values != expected else { return }
+    recordIssue("expected \(expected), recorded \(values)", comment, at: sourceLocation)
+  }
+}

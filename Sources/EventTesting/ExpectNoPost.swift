@@ -1,0 +1,67 @@
+public import EventTyped
+public import Foundation
+public import Testing
+
+/// Runs `work`, waits for the event's deliveries, and expects that `event` posted nothing
+/// meanwhile; records an issue at the caller listing what it posted.
+///
+/// ```swift
+/// await expectNoPost(on: Cart.didChange) {
+///   cart.add("tea", when: .outOfStock)  // refused: nothing changes
+/// }
+/// ```
+///
+/// It records from the call on (not the event's replay), then runs `work`, then waits for
+/// the event's `flush()`, so that posts made by queued or actor handlers of posts inside
+/// `work` count too.
+///
+/// - Parameters:
+///   - event: The event that must not post.
+///   - comment: Added to the issue.
+///   - sourceLocation: Where the issue is recorded: the caller, by default.
+///   - work: The code that must not post.
+/// - Throws: What `work` throws.
+public func expectNoPost<Payload>(
+  on event: Event<Payload>, _ comment: Comment? = nil,
+  sourceLocation: SourceLocation = #_sourceLocation, after work: () async throws -> Void
+) async rethrows {
+  let recorder = EventRecorder(event)
+  try await work()
+  await event.flush()
+  recorder.cancel()
+  let posted = recorder.values
+  guard !posted.isEmpty else { return }
+  recordIssue("expected no post, \(event) posted \(posted)", comment, at: sourceLocation)
+}
+
+/// Runs `work`, then expects that `center` delivered no notification named `name` meanwhile;
+/// records an issue at the caller listing those it delivered.
+///
+/// ```swift
+/// await expectNoNotification(.themeDidChange, center: center) {
+///   theme.select(theme.current)  // the same theme again: no notification
+/// }
+/// ```
+///
+/// - Parameters:
+///   - name: The notification that must not be posted.
+///   - center: The center to watch.
+///   - object: Count only those posted by this object; `nil`, the default, counts any sender.
+///   - comment: Added to the issue.
+///   - sourceLocation: Where the issue is recorded: the caller, by default.
+///   - work: The code that must not post it.
+/// - Throws: What `work` throws.
+public func expectNoNotification(
+  _ name: Notification.Name, center: NotificationCenter, object: AnyObject? = nil,
+  _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+  after work: () async throws -> Void
+) async rethrows {
+  let recorder = NotificationRecorder(center, name: name, object: object)
+  try await work()
+  recorder.cancel()
+  let posted = recorder.notifications
+  guard !posted.isEmpty else { return }
+  recordIssue(
+    "expected no \(name.rawValue) notification, \(posted.count) were posted", comment,
+    at: sourceLocation)
+}

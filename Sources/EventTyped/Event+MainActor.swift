@@ -1,0 +1,67 @@
+import EventCore
+
+extension Event {
+  /// Registers an unbound `@MainActor` method of `observer`, whose parameters are the payload's
+  /// elements; the method always runs on the main actor.
+  ///
+  /// The twin of ``register(_:function:isolation:)-(Observer,_,_)`` that Swift picks for a
+  /// method isolated to the main actor, such as a `@MainActor` screen's:
+  ///
+  /// ```swift
+  /// @MainActor final class DownloadsScreen {
+  ///   init() {
+  ///     Downloads.didFinish.register(self, function: DownloadsScreen.show)
+  ///   }
+  ///
+  ///   func show(_ name: String, _ bytes: Int) {}
+  /// }
+  /// ```
+  ///
+  /// It is isolated to the main actor itself, so that a registration made off the main actor
+  /// names it: Swift drops the isolation of an unbound method that it converts to a plain
+  /// function, and the method would run on the posting thread. From nonisolated code the call
+  /// does not compile (`call to main actor-isolated instance method 'register(_:function:)' in
+  /// a synchronous nonisolated context`); write it where the main actor runs, or with `await`
+  /// from asynchronous code.
+  ///
+  /// Otherwise the same as the nonisolated form: the observer is held weakly, has one
+  /// registration per event (registering it again replaces the handler and moves it to the end
+  /// of the order), and the method runs on the main actor whichever thread posts, inline when
+  /// the post is made there; the event's delivery does not apply.
+  ///
+  /// - Parameters:
+  ///   - observer: The object to call, held weakly.
+  ///   - function: The unbound `@MainActor` method, such as `Screen.show`.
+  /// - Returns: A token that ends the registration when cancelled; you may ignore it.
+  /// - Complexity: Amortised O(1).
+  @MainActor @inlinable @inline(__always)
+  @discardableResult
+  public func register<Observer: AnyObject & Sendable, each Element>(
+    _ observer: Observer,
+    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void
+  ) -> Subscription where Payload == (repeat each Element) {
+    // The entry calls `function` only on the main actor (its isolation), so dropping the
+    // attribute here loses nothing: Swift's conversion keeps the representation.
+    let method = function as (Observer) -> (repeat each Element) -> Void
+    return register(observer, function: method, isolation: MainActor.shared)
+  }
+
+  /// Registers an unbound `@MainActor` method named through `Self`
+  /// (`register(self, function: Self.show)` in a `@MainActor` class); the same as
+  /// ``register(_:function:)-(Observer,_)``.
+  ///
+  /// - Parameters:
+  ///   - observer: The object to call, held weakly; it must be an instance of the type that
+  ///     declares `function` (checked once, at registration).
+  ///   - function: The unbound `@MainActor` method, such as `Self.show`.
+  /// - Returns: A token that ends the registration when cancelled; you may ignore it.
+  @MainActor @_disfavoredOverload
+  @discardableResult
+  public func register<Object: AnyObject & Sendable, Observer: AnyObject & Sendable, each Element>(
+    _ observer: Object,
+    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void
+  ) -> Subscription where Payload == (repeat each Element) {
+    let method = function as (Observer) -> (repeat each Element) -> Void
+    return register(observer, function: method, isolation: MainActor.shared)
+  }
+}

@@ -1,0 +1,95 @@
+import EventCore
+
+extension Event {
+  /// Waits for the next payload for which `predicate` holds, and returns it: the one-shot,
+  /// filtered wait for a reply.
+  ///
+  /// The wait is registered before `work` runs, so a reply that `work` causes is never missed,
+  /// even one posted inside `work` itself or on another thread before the task suspends:
+  ///
+  /// ```swift
+  /// let reply = try await Replies.received.next(where: { $0.id == request.id }) {
+  ///   client.send(request)
+  /// }
+  /// ```
+  ///
+  /// The registration ends when the call returns, on every path: a payload, the timeout, the
+  /// task's cancellation. It receives each post on the posting thread, whatever the event's
+  /// delivery, and counts in ``observerCount`` while it waits.
+  ///
+  /// With a replay, what the event retains comes first, oldest first: the oldest retained
+  /// payload that matches is returned at once. With ``Replay/untilObserved`` the call takes
+  /// held payloads one at a time, oldest first, until one matches (the rejected ones are
+  /// consumed, as a live post it rejects would be), and leaves the rest held for the next
+  /// registration, as ``subscribeOnce(_:)`` does; with the default predicate it takes the oldest
+  /// held payload only.
+  ///
+  /// - Parameters:
+  ///   - predicate: Which payload to return; every payload by default. Called on the posting
+  ///     thread, with no lock held, for each payload until one matches.
+  ///   - timeout: How long to wait once `work` has returned; `nil` (the default) waits without
+  ///     bound. When it passes first the call throws ``/EventCore/EventTimeout``, carrying it.
+  ///   - work: Starts whatever will post: a request, a timer. It runs once, synchronously, on
+  ///     the caller's actor, after the registration and before the task suspends.
+  ///   - isolation: The actor that `work` runs on: the caller's, by default, which lets `work`
+  ///     use the caller's state without being `Sendable`.
+  /// - Returns: The first matching payload.
+  /// - Throws: `CancellationError` when the task is cancelled before a payload matches, and
+  ///   ``/EventCore/EventTimeout`` when `timeout` passes first. A payload that matched first
+  ///   wins, also over a cancellation that came before the call: `work`'s reply is returned.
+  ///   Neither leaves a registration or a task behind.
+  public func next(
+    where predicate: @escaping @Sendable (Payload) -> Bool = { _ in true },
+    timeout: Duration? = nil, after work: () -> Void = {},
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Payload {
+    let waiter = NextWaiter(predicate)
+    let registration: Subscription
+    if replay == .untilObserved {
+      waiter.beginHeldPhase()
+      registration = subscribeOnPostingThread(replaying: false) { waiter.offer($0, live: true) }
+      while !waiter.isSettled, let held = list.takeOldestHeld() {
+        waiter.offer(held, live: false)
+      }
+      waiter.endHeldPhase()
+    } else {
+      registration = subscribeOnPostingThread(replaying: true) { waiter.offer($0, live: true) }
+    }
+    work()
+    let outcome: NextWaiter<Payload>.Outcome
+    if let timeout {
+      let timer = TimeoutTimer(timeout) { waiter.fail(EventTimeout(timeout: timeout)) }
+      outcome = await waiter.outcome()
+      registration.cancel()
+      await timer.end()
+    } else {
+      outcome = await waiter.outcome()
+      registration.cancel()
+    }
+    return try outcome.get()
+  }
+}
+
+extension Event {
+  /// Runs `work`, then waits for the next payload, with no filter and no bound: the spelling of
+  /// ``next(where:timeout:after:isolation:)`` that a lone trailing closure selects.
+  ///
+  /// ```swift
+  /// let user = try await Session.didLogin.next { presentLogin() }
+  /// ```
+  ///
+  /// A trailing closure after no argument binds to `next(where:…)`'s first parameter, the
+  /// predicate, so this form takes it as `work` instead.
+  ///
+  /// - Parameters:
+  ///   - work: Starts whatever will post; it runs once, on the caller's actor, after the
+  ///     registration.
+  ///   - isolation: The actor that `work` runs on: the caller's, by default.
+  /// - Returns: The next payload (the oldest retained first, with a replay).
+  /// - Throws: `CancellationError` when the task is cancelled first.
+  public func next(
+    after work: () -> Void, isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Payload {
+    try await next(where: { _ in true }, timeout: nil, after: work, isolation: isolation)
+  }
+}

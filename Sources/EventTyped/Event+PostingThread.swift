@@ -1,0 +1,22 @@
+import EventCore
+
+extension Event {
+  /// Registers `handler` to run on the posting thread, whatever the event's delivery, for as
+  /// long as the token lives: the registration of waits and recorders, which must see each post
+  /// as it is made, not when a queue or an actor gets to it.
+  ///
+  /// - Parameters:
+  ///   - replaying: Whether the registration first receives what the event retains (oldest
+  ///     first, before this returns), as every public registration does; `false` leaves it
+  ///     retained, or held, for the next registration.
+  ///   - handler: Called with each payload on the posting thread; it must not block.
+  /// - Returns: A token that ends the registration when cancelled or released.
+  package func subscribeOnPostingThread(
+    replaying: Bool, _ handler: @escaping @Sendable (Payload) -> Void
+  ) -> Subscription {
+    let entry = ObserverEntry<Payload>(delivery: .synchronous, handler: handler)
+    return replaying
+      ? list.subscribeReplaying(entry, endsWithToken: true)
+      : list.subscribe(entry, endsWithToken: true)
+  }
+}

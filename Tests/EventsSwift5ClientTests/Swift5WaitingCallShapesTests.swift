@@ -1,0 +1,44 @@
+import EventTestSupport
+import Events
+import Foundation
+import Testing
+
+// Compiled in Swift 5 language mode: the waiting forms' call shapes, as a Swift 5 client writes
+// them.
+
+@Suite("Swift 5 client: waiting")
+struct Swift5WaitingCallShapesTests {
+  @Test("next, flush, retained and init(replay:initial:) compile and behave as in Swift 6")
+  func eventWaiting() async throws {
+    let replies = Event<Int>(replay: .latest, initial: 0)
+    #expect(replies.retained == [0])
+    #expect(try await replies.next() == 0)
+    #expect(
+      try await replies.next(where: { $0 > 0 }, timeout: .seconds(10)) { replies.post(1) } == 1)
+    // With a replay the retained payload comes first: these two wait on an event without one.
+    let plain = Event<Int>()
+    #expect(try await plain.next(timeout: .seconds(10)) { plain.post(2) } == 2)
+    #expect(try await plain.next { plain.post(3) } == 3)
+    await replies.flush()
+  }
+
+  @Test("verified(timeout:after:), async work, listen(as:) and onArrival compile in Swift 5")
+  func receiverWaiting() async throws {
+    let center = NotificationCenter()
+    let receiver = NotificationReceiver()
+    receiver.add(NotificationConditioner("profile"))
+    let log = Recorder<String>()
+    let arrivals = receiver.onArrival { log.record($0) }
+    let listening = receiver.listen(
+      to: Notification.Name("GetUserProfileSuccessNotification"), center: center, as: "profile")
+    try await receiver.verified(timeout: .seconds(10)) {
+      center.post(name: Notification.Name("GetUserProfileSuccessNotification"), object: nil)
+    }
+    await receiver.verified {
+      await Task.yield()
+      receiver.check("profile")
+    }
+    #expect(log.values == ["profile", "profile"])
+    withExtendedLifetime((arrivals, listening)) {}
+  }
+}
