@@ -239,6 +239,19 @@ struct BroadcasterDeliveryTests {
     #expect(await tally.total == Array(1...40))
   }
 
+  @Test("an actor that registers itself is not kept alive, and its registration ends with it")
+  func actorRegistrationIsWeak() async {
+    var tally: Tally? = Tally()
+    let released = Weak(tally)
+    await tally?.start(hub)
+    #expect(hub.observerCount((any Refresh).self) == 1)
+
+    tally = nil
+
+    #expect(released.object == nil)
+    #expect(hub.observerCount((any Refresh).self) == 0)
+  }
+
   @Test("an actor's own notify calls it inline, before notify returns")
   func actorObserverInline() async {
     let tally = Tally()
