@@ -19,7 +19,7 @@ extension Broadcaster {
     case .synchronous:
       // An observer whose `P` is rebuilt by a cast (`any Error`).
       guard let alive = entry.observer else { return false }
-      registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(body: body))
+      registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
       return true
     case .queue(let queue):
       guard entry.observer != nil else { return false }
@@ -124,7 +124,7 @@ extension Broadcaster {
       return false
     }
     registration(of: entry).withAnyObserver(
-      alive, as: P.self, IsolatedHandler.callable(body: body))
+      alive, as: P.self, IsolatedHandler.callable(sendable: body))
     return true
   }
 
@@ -173,7 +173,7 @@ extension Broadcaster {
   ) -> Bool {
     guard entry.liveness.isLive, let alive = entry.observer else { return false }
     registration(of: entry).withAnyObserver(
-      alive, as: P.self, IsolatedHandler.callable(body: body))
+      alive, as: P.self, IsolatedHandler.callable(sendable: body))
     return true
   }
 

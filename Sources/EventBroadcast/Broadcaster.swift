@@ -269,7 +269,7 @@ public final class Broadcaster: Sendable {
     caller: (any Actor)?
   ) {
     // Callable anywhere: `body` is nonisolated.
-    let call = IsolatedHandler.callable(body: body)
+    let call = IsolatedHandler.callable(sendable: body)
     var context = NotifyContext()
     channel.forEachEntry { entry in
       notify(entry, body, call, caller: caller, &context)
