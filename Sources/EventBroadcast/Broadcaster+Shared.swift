@@ -2,7 +2,8 @@ extension Broadcaster {
   /// Registers `observer` with the ``shared`` broadcaster.
   ///
   /// The same as `Broadcaster.shared.register(protocolType, observer: observer)`; see
-  /// ``register(_:observer:)-swift.method`` for the full behaviour.
+  /// ``register(_:observer:isolation:)-swift.method`` for the full behaviour: called on the
+  /// notifying thread, or on the actor of the registering code.
   ///
   /// ```swift
   /// Broadcaster.register(Update.self, observer: viewController)
@@ -13,11 +14,40 @@ extension Broadcaster {
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  ///   - isolation: The actor the calls run on; by default that of the calling code.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
-  public static func register<P>(_ protocolType: P.Type, observer: P) -> Subscription {
-    shared.register(protocolType, observer: observer)
+  public static func register<P>(
+    _ protocolType: P.Type, observer: P, isolation: (any Actor)? = #isolation
+  ) -> Subscription {
+    shared.register(protocolType, observer: observer, isolation: isolation)
+  }
+
+  /// Registers `observer` with the ``shared`` broadcaster, its calls running as `delivery`
+  /// says.
+  ///
+  /// The same as `Broadcaster.shared.register(protocolType, observer: observer, delivery:
+  /// delivery)`; see ``register(_:observer:delivery:isolation:)-swift.method``. Isolation wins
+  /// over delivery. Thread-safe.
+  ///
+  /// ```swift
+  /// Broadcaster.register(Update.self, observer: cache, delivery: .queue(cacheQueue))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
+  ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
+  ///   - isolation: The actor the calls run on; by default that of the calling code.
+  /// - Returns: A subscription whose `cancel()` ends this registration.
+  /// - Precondition: `observer` is a class instance.
+  @discardableResult
+  public static func register<P>(
+    _ protocolType: P.Type, observer: P, delivery: Delivery,
+    isolation: (any Actor)? = #isolation
+  ) -> Subscription {
+    shared.register(protocolType, observer: observer, delivery: delivery, isolation: isolation)
   }
 
   /// Ends the registration of `observer` with the ``shared`` broadcaster for `protocolType`.
@@ -44,10 +74,12 @@ extension Broadcaster {
   }
 
   /// Calls `body` with each observer of `protocolType` registered with the ``shared``
-  /// broadcaster.
+  /// broadcaster, where each registration says.
   ///
   /// The same as `Broadcaster.shared.notify(protocolType, body)`; see
-  /// ``notify(_:_:)-swift.method``. Runs synchronously on the calling thread.
+  /// ``notify(_:_:isolation:)-swift.method``: an isolated body runs on its actor, a
+  /// nonisolated one on the calling thread for synchronous nonisolated registrations and where
+  /// the others say. Never waits for a queued call.
   ///
   /// ```swift
   /// Broadcaster.notify(Update.self) { $0.updateTitle(title: "new title") }
@@ -56,8 +88,13 @@ extension Broadcaster {
   /// - Parameters:
   ///   - protocolType: The protocol whose observers to call.
   ///   - body: Called with each observer, typed as `protocolType`.
-  public static func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
-    shared.notify(protocolType, body)
+  ///   - isolation: The actor the caller runs on; by default that of the calling code.
+  public static func notify<P>(
+    _ protocolType: P.Type,
+    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (P) -> Void,
+    isolation: (any Actor)? = #isolation
+  ) {
+    shared.notify(protocolType, body, isolation: isolation)
   }
 
   /// The number of live observers of `protocolType` registered with the ``shared`` broadcaster.

@@ -32,10 +32,18 @@ import EventCore
 /// registered; registering one again moves it to the end, and it is still called once per
 /// notification.
 ///
+/// ### Where observers are called
+/// Each registration says: an observer registered from nonisolated code is called on the thread
+/// that notifies, unless its delivery says `.queue(q)` or `.mainActor`
+/// (``register(_:observer:delivery:isolation:)-swift.method``); one registered from code
+/// isolated to an actor (a `@MainActor` screen registering itself) is called on that actor, even
+/// from a background `notify`. A `notify` body isolated to an actor runs there for every
+/// observer. `notify` never waits for a queued call.
+///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
-/// ``notify(_:_:)-swift.method`` closure. There are no dispatch barriers, no observer code
-/// runs while a lock is held, and nothing waits for an observer's call running on another
+/// ``notify(_:_:isolation:)-swift.method`` closure. There are no dispatch barriers, no observer
+/// code runs while a lock is held, and nothing waits for an observer's call running on another
 /// thread: once `unregister` returns no notification starts a new call to the observer, and a
 /// call already running elsewhere may finish.
 public final class Broadcaster: Sendable {
@@ -58,8 +66,14 @@ public final class Broadcaster: Sendable {
   /// them. The new broadcaster may be shared with and used from any thread.
   public init() {}
 
-  /// Registers `observer` to be called by every later ``notify(_:_:)-swift.method`` of
-  /// `protocolType`.
+  /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
+  /// `protocolType`, on the notifying thread, or on the actor of the code that registers it.
+  ///
+  /// The same as ``register(_:observer:delivery:isolation:)-swift.method`` with `.synchronous`
+  /// delivery: a registration made from nonisolated code is called on the thread that
+  /// notifies, before `notify` returns; one made from code isolated to an actor (a `@MainActor`
+  /// screen registering itself) is called on that actor, inline when `notify` runs there with
+  /// nothing queued for it, otherwise queued there, in notify order.
   ///
   /// The observer is held weakly: the registration lasts until the observer is deallocated, you
   /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you
@@ -80,17 +94,64 @@ public final class Broadcaster: Sendable {
   /// express "a class conforming to `P`" for an arbitrary protocol `P`, so a value-type observer
   /// is refused at run time rather than at compile time: the call stops the program with a
   /// message that names the type, instead of registering something that would never be called.
+  /// An existential that boxes its value (`any Error`) registers the object inside the box.
   ///
   /// Thread-safe; an observer registered while a notification is in progress is called from the
-  /// next notification on.
+  /// next notification on. A registration made from nonisolated code shares the observer with
+  /// every thread that notifies: make it `Sendable`, or register it from its actor.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  ///   - isolation: The actor the calls run on; by default that of the calling code (`nil`
+  ///     from nonisolated code: the notifying thread).
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
-  public func register<P>(_ protocolType: P.Type, observer: P) -> Subscription {
+  public func register<P>(
+    _ protocolType: P.Type, observer: P, isolation: (any Actor)? = #isolation
+  ) -> Subscription {
+    register(protocolType, observer: observer, delivery: .synchronous, isolation: isolation)
+  }
+
+  /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
+  /// `protocolType` as `delivery` says: SwiftNotificationCenter's "register with an execution
+  /// queue".
+  ///
+  /// ```swift
+  /// // A nonisolated service whose screens must be updated on the main actor:
+  /// broadcaster.register(Update.self, observer: titleView, delivery: .mainActor)
+  /// // Every call to the cache runs on its queue, in notify order:
+  /// broadcaster.register(Update.self, observer: cache, delivery: .queue(cacheQueue))
+  /// ```
+  ///
+  /// Every call to this observer runs as `delivery` says, in notify order: `.synchronous` on the
+  /// notifying thread before `notify` returns, `.queue(q)` asynchronously on `q` (in notify
+  /// order when `q` is serial), `.mainActor` on the main actor (inline when `notify` runs there
+  /// with nothing queued for the observer, otherwise queued there). `notify` never waits for a
+  /// queued call. A queued call holds the observer weakly: an observer released before its call
+  /// runs is not called, and is not kept alive by the call.
+  ///
+  /// Isolation wins over delivery, as with `Event`: registered from code isolated to an actor
+  /// (a `@MainActor` screen registering itself), the calls run on that actor whatever `delivery`
+  /// says. To have `delivery` decide, register from nonisolated code, or pass `isolation: nil`.
+  /// The actor is held weakly: a registration whose actor has been deallocated ends.
+  ///
+  /// Otherwise as ``register(_:observer:isolation:)-swift.method``: held weakly, one
+  /// registration per observer and protocol, a value-type observer refused at run time.
+  ///
+  /// - Parameters:
+  ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
+  ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
+  ///   - isolation: The actor the calls run on; by default that of the calling code.
+  /// - Returns: A subscription whose `cancel()` ends this registration.
+  /// - Precondition: `observer` is a class instance.
+  @discardableResult
+  public func register<P>(
+    _ protocolType: P.Type, observer: P, delivery: Delivery,
+    isolation: (any Actor)? = #isolation
+  ) -> Subscription {
     guard let object = Self.object(observer) else {
       // `fatalError` rather than `preconditionFailure`, which drops its message in optimized
       // builds: the type's name is the point.
@@ -98,8 +159,11 @@ public final class Broadcaster: Sendable {
         "Broadcaster.register: \(type(of: observer as Any)) is a value type; only class "
           + "instances can be observers (they are held weakly)")
     }
+    let route = ObserverRoute(delivery: delivery, isolation: isolation)
     return channel(for: P.self).subscribe(
-      Self.entry(for: object, unretained: UnretainedObserver.make(observer, of: object)),
+      Self.entry(
+        for: object, delivery: delivery, isolation: isolation,
+        unretained: UnretainedObserver.make(observer, of: object, route: route)),
       endsWithToken: false)
   }
 
@@ -138,50 +202,102 @@ public final class Broadcaster: Sendable {
     existingChannel(for: ObjectIdentifier(P.self))?.removeAll()
   }
 
-  /// Calls `body` once with each live observer of `protocolType`, in registration order.
+  /// Calls `body` once with each live observer of `protocolType`, in registration order, where
+  /// each registration says.
   ///
   /// ```swift
   /// broadcaster.notify(Update.self) { $0.updateTitle(title: "new title") }
   /// ```
   ///
-  /// Runs synchronously on the calling thread: every call of `body` has returned when `notify`
-  /// returns. The observers called are those registered when the notification started, minus
-  /// those unregistered, cancelled or deallocated since, including by an earlier call of `body`
-  /// in the same notification. `body` may register, unregister and notify (the same protocol
-  /// included); observers registered meanwhile are called from the next notification on.
+  /// Where `body` runs:
+  /// - A body isolated to an actor (written in `@MainActor` code, or marked
+  ///   `{ @MainActor in ... }`) runs on that actor for every observer: inline when `notify` runs
+  ///   there, otherwise queued there, one job for the whole notification.
+  /// - A nonisolated body runs where each registration says: for a synchronous registration made
+  ///   from nonisolated code, on the calling thread before `notify` returns; for any other
+  ///   (`.queue(q)`, `.mainActor`, or made from code isolated to an actor), queued where it
+  ///   runs, in notify order per observer, or inline when `notify` already runs on its actor with
+  ///   nothing queued for it.
+  ///
+  /// `notify` never waits for a queued call. The observers called are those registered when the
+  /// notification started, minus those unregistered, cancelled or deallocated since, including
+  /// by an earlier call of `body` in the same notification. A queued call holds its observer
+  /// weakly: released before the call runs, the observer is not called and not kept alive.
+  /// `body` may register, unregister and notify (the same protocol included); observers
+  /// registered meanwhile are called from the next notification on.
+  ///
+  /// `body` escapes (it may run later, elsewhere) and is `@Sendable`: in Swift 6 mode it cannot
+  /// mutate a local variable it captures; record through a lock or an actor instead.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol whose observers to call.
   ///   - body: Called with each observer, typed as `protocolType`.
-  /// - Complexity: O(*n*) for *n* observers. Allocates nothing unless the observers changed
-  ///   since the previous notification of `protocolType`.
+  ///   - isolation: The actor the caller runs on, by default that of the calling code: where
+  ///     `notify` runs inline rather than queued.
+  /// - Complexity: O(*n*) for *n* observers. Reaching observers that need no hop allocates
+  ///   nothing, once the observers are unchanged since the previous notification of
+  ///   `protocolType`; each queued call costs one job. Forming `body` costs one allocation at the
+  ///   call site with Swift 6.3, even for a closure that captures nothing: an escaping
+  ///   `@isolated(any)` closure carries its isolation in a context of its own.
   @inlinable
-  public func notify<P>(_ protocolType: P.Type, _ body: (P) -> Void) {
+  public func notify<P>(
+    _ protocolType: P.Type,
+    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (P) -> Void,
+    isolation: (any Actor)? = #isolation
+  ) {
     // Inlinable so that the client specializes it for its `P`. Each entry is called here, not
     // through its handler: its liveness is checked, its observer loaded strong (the one retain
     // per observer), and the `P` it was registered as lent to `body` while that reference holds
     // it; returning `false` for a dead entry has the list purge it.
     guard let channel = unretainedChannel(for: ObjectIdentifier(P.self)) else { return }
+    guard body.isolation == nil else {
+      return Self.notifyIsolated(channel.takeUnretainedValue(), body, caller: isolation)
+    }
     // Safe without a retain: a channel stays in `channels` as long as the broadcaster, which
     // the caller holds for the call. (Retaining it is slow: its entries' weak references to it
     // give it a side table, which moves its reference counting off the fast path.)
     channel._withUnsafeGuaranteedRef { channel in
-      Self.notify(channel, as: P.self, body)
+      Self.notify(channel, body, caller: isolation)
     }
   }
 
-  /// Calls `body` with each live observer of `channel`, registered as a `P`.
+  /// Calls `body`, nonisolated, with each live observer of `channel`, registered as a `P`:
+  /// inline for synchronous nonisolated registrations, through its route for the others.
   @inlinable
-  static func notify<P>(_ channel: Channel, as _: P.Type, _ body: (P) -> Void) {
+  static func notify<P>(
+    _ channel: Channel, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
+    caller: (any Actor)?
+  ) {
+    // Callable anywhere: `body` is nonisolated.
+    let call = IsolatedHandler.callable(sendable: body)
+    var context = NotifyContext()
     channel.forEachEntry { entry in
-      guard entry.liveness.isLive, let alive = entry.observer else { return false }
-      // Safe: every entry of the channel of `P` carries the observer registered as a `P`, and
-      // the entry, which the list's snapshot holds, keeps it alive without a retain here.
-      entry.unretainedAttachment.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-        unsafeDowncast($0, to: UnretainedObserver.self).withObserver(alive, as: P.self, body)
-      }
-      return true
+      notify(entry, body, call, caller: caller, &context)
     }
+  }
+
+  /// One observer of ``notify(_:_:caller:)``: called inline if its registration is synchronous
+  /// and nonisolated, through its route otherwise.
+  ///
+  /// - Returns: `false` when the registration is dead.
+  @inlinable @inline(__always)
+  static func notify<P>(
+    _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
+    _ call: @Sendable (P) -> Void, caller: (any Actor)?, _ context: inout NotifyContext
+  ) -> Bool {
+    guard entry.liveness.isLive else { return false }
+    // Safe: every entry of the channel of `P` carries the observer registered as a `P`, and
+    // the entry, which the list's snapshot holds, keeps it alive without a retain here.
+    let attachment = entry.unretainedAttachment.unsafelyUnwrapped
+    let isInline = attachment._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: UnretainedObserver.self).isInline
+    }
+    guard isInline else { return route(entry, body, caller: caller, &context) }
+    guard let alive = entry.observer else { return false }
+    attachment._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: UnretainedObserver.self).withObserver(alive, as: P.self, call)
+    }
+    return true
   }
 
   /// The number of live observers registered for `protocolType`.
@@ -234,8 +350,13 @@ extension Broadcaster {
 
   /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
   /// into a fresh object that dies at once.
+  ///
+  /// Through `Any` and a conditional cast: an existential that boxes its value (`any Error`)
+  /// converts to `AnyObject` as a new box, which would register dead, but opened as `Any` it
+  /// casts to the object inside.
   private static func object<P>(_ observer: P) -> AnyObject? {
-    type(of: observer as Any) is AnyClass ? observer as AnyObject : nil
+    guard type(of: observer as Any) is AnyClass else { return nil }
+    return dynamicCast(observer as Any, to: AnyObject.self)
   }
 
   /// A registration that holds `object` weakly, one per observer, and carries `unretained`, the
@@ -243,13 +364,17 @@ extension Broadcaster {
   ///
   /// Generic over `Observer` only because the Swift 6.3.1 compiler crashes (SILGen, emitting the
   /// closure's reabstraction thunk) when `ObserverEntry.init`'s `Observer` is `AnyObject` itself.
+  ///
+  /// The entry gets the registration's delivery and isolation, so that the list's counts and
+  /// purges load an observer isolated to an actor only where the list allows (guarantee 12).
   private static func entry<Observer: AnyObject>(
-    for object: Observer, unretained: UnretainedObserver
+    for object: Observer, delivery: Delivery, isolation: (any Actor)?,
+    unretained: UnretainedObserver
   ) -> ObserverEntry<Never> {
     // The handler never runs: `notify` calls the observer through `attachment`.
-    let entry = ObserverEntry<Never>(observer: object, keyed: true, delivery: .synchronous) {
-      _, _ in
-    }
+    let entry = ObserverEntry<Never>(
+      observer: object, keyed: true, delivery: delivery, isolation: isolation
+    ) { _, _ in }
     entry.attachment = unretained
     return entry
   }

@@ -29,19 +29,46 @@
 /// - The bytes are written once, before the entry that holds them is published through the
 ///   observer list's lock, and only read after that, from any thread; each notification works on
 ///   its own stack copy, so concurrent notifications never write shared memory.
-@usableFromInline final class UnretainedObserver: ManagedBuffer<Int, UInt8> {
-  /// Copies `observer`, which is `object` as a `P`, without retaining it.
+///
+/// Not every `P` holding a class instance holds the reference itself: an `any Error` is a
+/// pointer to a box that holds the instance strongly, which the caller frees once it drops its
+/// `any Error`. Copying that pointer would keep a dangling, unretained box. So ``make(_:of:)``
+/// copies only bytes whose first word is `object` (the reference itself, or an existential
+/// container holding it inline); for any other `P` it copies nothing, and ``withObserver(_:as:_:)``
+/// rebuilds the `P` from the live object with a cast, at the cost of the box it allocates.
+@usableFromInline final class UnretainedObserver: ManagedBuffer<UnretainedObserver.Header, UInt8> {
+  @usableFromInline struct Header {
+    /// The number of bytes copied; 0 when the `P` is rebuilt by a cast (see the type).
+    @usableFromInline let size: Int
+    /// Whether `notify` calls the observer itself, inline: a nonisolated, synchronous
+    /// registration of a `P` whose bytes were copied. Everything else goes through ``route``.
+    @usableFromInline let isInline: Bool
+    /// Where the registration's calls run, and the calls queued for it.
+    @usableFromInline let route: ObserverRoute
+  }
+
+  /// Copies `observer`, which is `object` as a `P`, without retaining it, with the route its
+  /// calls take.
   ///
   /// - Precondition: `observer` is a class instance; `object` is that instance.
-  static func make<P>(_ observer: P, of object: AnyObject) -> UnretainedObserver {
+  static func make<P>(_ observer: P, of object: AnyObject, route: ObserverRoute)
+    -> UnretainedObserver
+  {
     let size = MemoryLayout<P>.size
-    // `create` allocates an instance of the class it is called on, this subclass. The header
-    // is the number of bytes copied.
+    let holdsObject =
+      size >= MemoryLayout<UInt>.size
+      && withUnsafeBytes(of: observer) { $0.load(as: UInt.self) }
+        == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    let copied = holdsObject ? size : 0
+    let isInline = holdsObject && route.kind.isSynchronous
+    // `create` allocates an instance of the class it is called on, this subclass.
     let buffer = unsafeDowncast(
-      create(minimumCapacity: size) { _ in size }, to: UnretainedObserver.self)
+      create(minimumCapacity: copied) { _ in
+        Header(size: copied, isInline: isInline, route: route)
+      }, to: UnretainedObserver.self)
     buffer.withUnsafeMutablePointerToElements { bytes in
       withUnsafePointer(to: observer) { source in
-        UnsafeMutableRawPointer(bytes).copyMemory(from: source, byteCount: size)
+        UnsafeMutableRawPointer(bytes).copyMemory(from: source, byteCount: copied)
       }
     }
     // Debug builds check the layout argument above by rebuilding the `P` the way a
@@ -50,7 +77,28 @@
     return buffer
   }
 
-  /// Calls `body` with the observer as the `P` it was registered as, borrowed.
+  /// Whether `notify` calls the observer inline, without a route (see ``Header/isInline``).
+  @inlinable var isInline: Bool {
+    withUnsafeMutablePointerToHeader { $0.pointee.isInline }
+  }
+
+  /// Where the registration's calls run.
+  @usableFromInline var route: ObserverRoute {
+    withUnsafeMutablePointerToHeader { $0.pointee.route }
+  }
+
+  /// Calls `body` with the observer as the `P` it was registered as, whatever its layout: the
+  /// copied bytes, or a `P` rebuilt from `alive` by a cast (`any Error`). Does nothing if the
+  /// cast fails (a conformance isolated to an actor the caller is not on).
+  func withAnyObserver<P>(_ alive: AnyObject, as type: P.Type, _ body: (P) -> Void) {
+    guard withUnsafeMutablePointerToHeader({ $0.pointee.size }) == 0 else {
+      return withObserver(alive, as: type, body)
+    }
+    if let observer = alive as? P { body(observer) }
+  }
+
+  /// Calls `body` with the observer as the `P` it was registered as, borrowed, from the copied
+  /// bytes: for a registration whose header's size is not 0.
   ///
   /// - Parameters:
   ///   - alive: A strong reference to the observer. A parameter, so the caller holds it until
@@ -62,8 +110,10 @@
   func withObserver<P>(_ alive: AnyObject, as type: P.Type, _ body: (P) -> Void) {
     withUnsafeTemporaryAllocation(of: P.self, capacity: 1) { storage in
       let copy = storage.baseAddress.unsafelyUnwrapped
-      withUnsafeMutablePointers { size, bytes in
-        UnsafeMutableRawPointer(copy).copyMemory(from: bytes, byteCount: size.pointee)
+      // The size of `P`, which is the header's size for copied bytes: a constant here, so the
+      // copy is a few moves rather than a call to `memcpy`.
+      withUnsafeMutablePointerToElements { bytes in
+        UnsafeMutableRawPointer(copy).copyMemory(from: bytes, byteCount: MemoryLayout<P>.size)
       }
       // A `P` claiming a reference that was never retained (see the type's proof): lent to
       // `body`, then moved back and abandoned, never released.
@@ -76,7 +126,17 @@
   /// Whether a notification's copy of the observer is `object`, with balanced retains.
   private func rebuildsObserver<P>(_ object: AnyObject, as _: P.Type) -> Bool {
     var same = false
-    withObserver(object, as: P.self) { observer in same = (observer as AnyObject) === object }
+    withAnyObserver(object, as: P.self) { observer in
+      same = dynamicCast(observer as Any, to: AnyObject.self) === object
+    }
     return same
   }
+}
+
+/// `value as? T` as the runtime casts it. Written as a generic function because the compiler
+/// calls `(value as Any) as? AnyObject` a cast that "always succeeds" and would have it
+/// unconditional, which converts an `any Error` to a new box; the dynamic cast opens the box and
+/// returns the object inside.
+func dynamicCast<T>(_ value: Any, to _: T.Type) -> T? {
+  value as? T
 }

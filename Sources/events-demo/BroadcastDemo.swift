@@ -9,6 +9,11 @@ import Foundation
 /// `broadcast`: the refactor from SwiftNotificationCenter's story. Instead of every screen
 /// observing the keyboard notification and digging frames out of `userInfo`, one mediator
 /// observes it and turns it into a typed call on every `KeyboardObserver`.
+///
+/// The mediator notifies from the thread the system posts on, a background queue; the screen's
+/// parts are `@MainActor` and conform through an isolated conformance
+/// (`extension MessageComposer: @MainActor KeyboardObserver`), so each registered from the main
+/// actor and every call reaches it there.
 enum BroadcastDemo {
   @MainActor
   static func run() async -> Bool {
@@ -22,16 +27,21 @@ enum BroadcastDemo {
     let screen = ChatScreen()
     let calls = screen.calls
 
-    await report.scenario("the mediator turns KeyboardWillShow into a typed call on 3 observers") {
+    await report.scenario(
+      "a background notify reaches 3 main-actor observers on the main actor, as typed calls"
+    ) {
       system.show(height: 336)
       let arrived = await calls.wait(for: 3)
-      report.check(arrived, "the notification posted on keyboard.system reached all 3 observers")
+      report.check(
+        arrived,
+        "the mediator notified on keyboard.system, a background queue, and all 3 observers got it")
       report.check(
         calls.all == [
           "composer will show on main actor", "transcript will show on main actor",
           "stickers will show on main actor",
         ],
-        "each got keyboardWillShow(beginFrame:endFrame:) on the main actor, in registration order")
+        "each got keyboardWillShow(beginFrame:endFrame:) on the main actor, in registration order,"
+          + " though notify ran off it")
       report.check(
         screen.composer.bottomInset == 336,
         "the composer read the end frame from a typed parameter: no userInfo, no casts")
@@ -53,7 +63,7 @@ enum BroadcastDemo {
         Array(calls.all.dropFirst(3)) == [
           "composer will hide on main actor", "transcript will hide on main actor",
         ],
-        "the released sticker panel was skipped in that very notification")
+        "the sticker panel's call, queued on the main actor, found it released and never ran")
       report.check(
         Broadcaster.observerCount((any KeyboardObserver).self) == 2,
         "the observer count dropped to 2 by itself")
@@ -134,21 +144,26 @@ protocol KeyboardObserver: AnyObject {
   func keyboardWillHide(beginFrame: CGRect, endFrame: CGRect)
 }
 
-/// Observes the keyboard notifications once, for everybody, and forwards them as typed calls.
+/// Observes the keyboard notifications once, for everybody, and forwards them as typed calls,
+/// on the thread the system posts on: each observer's registration takes the call to its actor.
 ///
 /// Its observations are bound to it: when it is released they end, with no `removeObserver`.
 private final class KeyboardMediator: Sendable {
   init(center: NotificationCenter) {
-    center.observe(.keyboardWillShow, owner: self, delivery: .mainActor) { _, note in
+    center.observe(.keyboardWillShow, owner: self) { _, note in
       guard let (begin, end) = Self.frames(note) else { return }
-      DemoLog.event("mediator: KeyboardWillShow -> KeyboardObserver.keyboardWillShow")
+      DemoLog.event(
+        "mediator on \(ExecutionContext.current): KeyboardWillShow -> "
+          + "KeyboardObserver.keyboardWillShow")
       Broadcaster.notify((any KeyboardObserver).self) {
         $0.keyboardWillShow(beginFrame: begin, endFrame: end)
       }
     }
-    center.observe(.keyboardWillHide, owner: self, delivery: .mainActor) { _, note in
+    center.observe(.keyboardWillHide, owner: self) { _, note in
       guard let (begin, end) = Self.frames(note) else { return }
-      DemoLog.event("mediator: KeyboardWillHide -> KeyboardObserver.keyboardWillHide")
+      DemoLog.event(
+        "mediator on \(ExecutionContext.current): KeyboardWillHide -> "
+          + "KeyboardObserver.keyboardWillHide")
       Broadcaster.notify((any KeyboardObserver).self) {
         $0.keyboardWillHide(beginFrame: begin, endFrame: end)
       }
@@ -165,7 +180,7 @@ private final class KeyboardMediator: Sendable {
 }
 
 /// A chat screen whose three parts follow the keyboard.
-private final class ChatScreen {
+@MainActor private final class ChatScreen {
   let calls = Arrivals<String>()
   let composer: MessageComposer
   let transcript: Transcript
@@ -182,8 +197,9 @@ private final class ChatScreen {
   }
 }
 
-/// Moves the text field above the keyboard.
-private final class MessageComposer: KeyboardObserver {
+/// Moves the text field above the keyboard. Registered from the main actor, through its
+/// isolated conformance: called on the main actor only.
+@MainActor private final class MessageComposer {
   private let calls: Arrivals<String>
   private(set) var bottomInset = 0.0
   var onHide: () -> Void = {}
@@ -193,6 +209,9 @@ private final class MessageComposer: KeyboardObserver {
     Broadcaster.register((any KeyboardObserver).self, observer: self)
   }
 
+}
+
+extension MessageComposer: @MainActor KeyboardObserver {
   func keyboardWillShow(beginFrame: CGRect, endFrame: CGRect) {
     bottomInset = endFrame.height
     DemoLog.event("composer moves up by \(Int(endFrame.height)) pt")
@@ -208,7 +227,7 @@ private final class MessageComposer: KeyboardObserver {
 }
 
 /// Keeps the last message visible.
-private final class Transcript: KeyboardObserver {
+@MainActor private final class Transcript {
   private let calls: Arrivals<String>
 
   init(calls: Arrivals<String>) {
@@ -216,6 +235,9 @@ private final class Transcript: KeyboardObserver {
     Broadcaster.register((any KeyboardObserver).self, observer: self)
   }
 
+}
+
+extension Transcript: @MainActor KeyboardObserver {
   func keyboardWillShow(beginFrame: CGRect, endFrame: CGRect) {
     DemoLog.event("transcript scrolls to the last message")
     calls.record("transcript will show on \(ExecutionContext.current)")
@@ -228,7 +250,7 @@ private final class Transcript: KeyboardObserver {
 }
 
 /// A panel the user can close; while open it slides with the keyboard.
-private final class StickerPanel: KeyboardObserver {
+@MainActor private final class StickerPanel {
   private let calls: Arrivals<String>
 
   init(calls: Arrivals<String>) {
@@ -236,6 +258,9 @@ private final class StickerPanel: KeyboardObserver {
     Broadcaster.register((any KeyboardObserver).self, observer: self)
   }
 
+}
+
+extension StickerPanel: @MainActor KeyboardObserver {
   func keyboardWillShow(beginFrame: CGRect, endFrame: CGRect) {
     DemoLog.event("sticker panel slides up")
     calls.record("stickers will show on \(ExecutionContext.current)")

@@ -26,12 +26,12 @@ struct BroadcasterStressTests {
       DispatchQueue.global().async(group: group) {
         let observer = Ticker()
         hub.register((any Tick).self, observer: observer)
-        var ownCalls = 0
+        let ownCalls = Counter()
         hub.notify((any Tick).self) { ticker in
-          if (ticker as AnyObject) === observer { ownCalls += 1 }
+          if (ticker as AnyObject) === observer { ownCalls.increment() }
           ticker.tick()
         }
-        if ownCalls == 1 { reachedOwnObserverOnce.increment() }
+        if ownCalls.count == 1 { reachedOwnObserverOnce.increment() }
       }
     }
 

@@ -231,9 +231,9 @@ struct BroadcasterTests {
 
   @Test("a protocol nobody registered for has no observers and notifying it calls nothing")
   func unusedProtocol() {
-    var calls = 0
-    hub.notify((any Update).self) { _ in calls += 1 }
-    #expect(calls == 0)
+    let calls = Counter()
+    hub.notify((any Update).self) { _ in calls.increment() }
+    #expect(calls.count == 0)
     #expect(hub.observerCount((any Update).self) == 0)
   }
 

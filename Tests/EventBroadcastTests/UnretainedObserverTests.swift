@@ -1,4 +1,5 @@
 import EventBroadcast
+import EventCore
 import EventTestSupport
 import Testing
 
@@ -18,11 +19,13 @@ private protocol Pong {
   func pong()
 }
 
-private class Base {
+/// `@unchecked Sendable`: its one property is a `Counter`, itself `Sendable`; the class is not
+/// final (the superclass layouts are the point), so Swift cannot check it.
+private class Base: @unchecked Sendable {
   let calls = Counter()
 }
 
-private final class Pinger: Base, Ping, ClassPing, Pong {
+private final class Pinger: Base, Ping, ClassPing, Pong, @unchecked Sendable {
   func ping() {
     calls.increment()
   }
@@ -122,19 +125,19 @@ struct UnretainedObserverTests {
 
   @Test("an observer kept by body outlives its release by the registrant, and only then goes")
   func bodyMayKeepTheObserver() {
-    var kept: (any Ping)?
+    let kept = Lock<(any Ping)?>(nil)
     weak var weakObserver: Pinger?
     do {
       let observer = Pinger()
       weakObserver = observer
       hub.register((any Ping).self, observer: observer)
-      hub.notify((any Ping).self) { kept = $0 }
+      hub.notify((any Ping).self) { observer in kept.withLock { $0 = observer } }
     }
 
     #expect(weakObserver != nil)
-    kept?.ping()
+    kept.withLock { $0?.ping() }
     #expect(weakObserver?.calls.count == 1)
-    kept = nil
+    kept.withLock { $0 = nil }
     #expect(weakObserver == nil)
   }
 
@@ -159,18 +162,20 @@ struct UnretainedObserverTests {
   @Test("an observer the body keeps stays alive as long as it is kept, and no longer")
   func keptObserverIsRetained() {
     weak var weakObserver: Pinger?
-    var kept: [any Ping] = []
+    let kept = Lock<[any Ping]>([])
     do {
       let observer = Pinger()
       weakObserver = observer
       hub.register((any Ping).self, observer: observer)
-      for _ in 0..<3 { hub.notify((any Ping).self) { kept.append($0) } }
+      for _ in 0..<3 {
+        hub.notify((any Ping).self) { observer in kept.withLock { $0.append(observer) } }
+      }
     }
     #expect(weakObserver != nil)
-    #expect(kept.count == 3)
-    for observer in kept { observer.ping() }
+    #expect(kept.withLock { $0.count } == 3)
+    kept.withLock { kept in for observer in kept { observer.ping() } }
     #expect(weakObserver?.calls.count == 3)
-    kept.removeAll()
+    kept.withLock { $0.removeAll() }
     #expect(weakObserver == nil)
   }
 }

@@ -161,3 +161,39 @@ extension Swift5CallShapesTests {
     #expect(await screen.shown == ["b"])
   }
 }
+
+private protocol Store: Actor {
+  func record(_ value: Int)
+}
+
+private actor Ledger: Store {
+  var values: [Int] = []
+  let arrived = Signal()
+  func record(_ value: Int) {
+    values.append(value)
+    arrived.fire()
+  }
+}
+
+@Suite("Swift 5 client: broadcaster delivery")
+struct Swift5BroadcasterDeliveryTests {
+  @Test("register with a delivery, and notify with a plain or an async body, compile in Swift 5")
+  func deliveryAndAsyncBodies() async {
+    let hub = Broadcaster()
+    let panel = Panel()
+    let queue = DispatchQueue(label: "swift5.delivery")
+    hub.register(Update.self, observer: panel, delivery: .queue(queue))
+    Broadcaster.register(Update.self, observer: panel, delivery: .mainActor)
+    Broadcaster.unregister(Update.self, observer: panel)
+    hub.notify(Update.self) { $0.refresh() }
+    #expect(drain(queue))
+    #expect(panel.refreshes == 1)
+
+    let ledger = Ledger()
+    hub.register((any Store).self, observer: ledger)
+    hub.notify((any Store).self) { await $0.record(1) }
+    Broadcaster.notify((any Store).self) { await $0.record(2) }
+    #expect(await ledger.arrived.arrival())
+    #expect(await ledger.values == [1])
+  }
+}

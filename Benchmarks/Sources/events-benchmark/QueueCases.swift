@@ -36,6 +36,26 @@ func queueCases() -> [BenchmarkCase] {
             withExtendedLifetime(tokens) {}
           }
         }),
+      BenchmarkCase(
+        "queue.broadcaster", observers: n,
+        title: "EventBroadcast notify to observers registered with delivery: .queue(q), until run",
+        allocations: .process, comparisons: Comparisons(array: "queue.dispatch"),
+        body: .loop {
+          let queue = DispatchQueue(label: "events.benchmark.broadcaster")
+          let broadcaster = Broadcaster()
+          let targets = makeTargets(n)
+          for target in targets {
+            broadcaster.register(
+              (any BenchObserver).self, observer: target, delivery: .queue(queue))
+          }
+          return Loop { iterations in
+            for value in 0..<iterations {
+              broadcaster.notify((any BenchObserver).self) { $0.receive(value) }
+            }
+            queue.sync {}
+            withExtendedLifetime(targets) {}
+          }
+        }),
     ]
   }
 }

@@ -1,0 +1,126 @@
+import EventCore
+
+extension Broadcaster {
+  /// Calls an async `body` once with each live observer of `protocolType`, on each observer's
+  /// isolation, and returns at once: the form for actor observers.
+  ///
+  /// ```swift
+  /// protocol Store: Actor { func record(_ value: Int) }
+  /// broadcaster.notify((any Store).self) { await $0.record(42) }
+  /// ```
+  ///
+  /// `notify` itself is not `async` (an `async` overload would be ambiguous in async code): it
+  /// queues one call per observer and returns without waiting for any. Each observer's calls run
+  /// one at a time, in notify order, never overlapping: a call starts once the observer's
+  /// previous one has returned. `body` is nonisolated and runs where the observer's registration
+  /// runs: on the registering code's actor (the main actor for a `@MainActor` screen), on `q`
+  /// for a `.queue(q)` registration (where it starts, and resumes between suspensions), off any
+  /// actor for a nonisolated one; its `await` hops to the observer's actor. A closure with no
+  /// `await` selects the synchronous ``notify(_:_:isolation:)-swift.method`` instead.
+  ///
+  /// A queued call holds its observer weakly, and checks it when it starts: an observer released
+  /// or unregistered before then is not called, and not kept alive.
+  ///
+  /// - Parameters:
+  ///   - protocolType: The protocol whose observers to call.
+  ///   - body: Called with each observer, typed as `protocolType`.
+  /// - Complexity: O(*n*) for *n* observers; each call costs a task, or a job of one.
+  public func notify<P>(
+    _ protocolType: P.Type,
+    _ body: nonisolated(nonsending) @escaping @Sendable (P) async -> Void
+  ) {
+    guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
+    channel.forEachEntry { entry in
+      guard entry.liveness.isLive else { return false }
+      let route = Self.registration(of: entry).route
+      if route.actorIsDead { return false }
+      let startsDrain = route.asyncMailbox.withLock { mailbox -> Bool in
+        mailbox.calls.append { isolation in
+          await Self.callAsync(entry, body, isolation: isolation)
+        }
+        guard !mailbox.isDraining else { return false }
+        mailbox.isDraining = true
+        return true
+      }
+      if startsDrain { Self.startAsyncDrain(route) }
+      return true
+    }
+  }
+
+  /// Calls `body` with each observer of `protocolType` registered with the ``shared``
+  /// broadcaster, on each observer's isolation; see ``notify(_:_:)-swift.method``, which this
+  /// forwards to.
+  ///
+  /// ```swift
+  /// Broadcaster.notify((any Store).self) { await $0.record(42) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - protocolType: The protocol whose observers to call.
+  ///   - body: Called with each observer, typed as `protocolType`.
+  public static func notify<P>(
+    _ protocolType: P.Type,
+    _ body: nonisolated(nonsending) @escaping @Sendable (P) async -> Void
+  ) {
+    shared.notify(protocolType, body)
+  }
+
+  /// Starts the one task that runs `route`'s async calls, on the registration's isolation.
+  private static func startAsyncDrain(_ route: ObserverRoute) {
+    switch route.kind {
+    case .synchronous:
+      Task { await drainAsync(route, on: nil) }
+    case .queue:
+      Task(executorPreference: route.queueExecutor) { await drainAsync(route, on: nil) }
+    case .mainActor:
+      Task { @MainActor in await drainAsync(route, on: MainActor.shared) }
+    case .actor(let weakActor):
+      guard let actor = weakActor.object else {
+        route.asyncMailbox.withLock { $0 = ObserverRoute.AsyncMailbox() }
+        return
+      }
+      Task { await drainAsync(route, on: actor) }
+    }
+  }
+
+  /// Runs `route`'s async calls on `isolation`, one at a time, in order, until none is left,
+  /// giving an actor back after every ``ObserverRoute/batchLimit`` calls.
+  private static func drainAsync(_ route: ObserverRoute, on isolation: isolated (any Actor)?)
+    async
+  {
+    var served = 0
+    while true {
+      let next = route.asyncMailbox.withLock { mailbox in
+        guard !mailbox.calls.isEmpty else {
+          mailbox.isDraining = false
+          return nil as (@Sendable (isolated (any Actor)?) async -> Void)?
+        }
+        return mailbox.calls.removeFirst()
+      }
+      guard let next else { return }
+      if served == ObserverRoute.batchLimit {
+        served = 0
+        await Task.yield()
+      }
+      await next(isolation)
+      served += 1
+    }
+  }
+
+  /// One async call, on the registration's isolation: the observer is loaded there, held for
+  /// the call, and a dead one ends its registration.
+  private static func callAsync<P>(
+    _ entry: ObserverEntry<Never>, _ body: nonisolated(nonsending) @Sendable (P) async -> Void,
+    isolation: isolated (any Actor)?
+  ) async {
+    guard entry.liveness.isLive else { return }
+    guard let alive = entry.observer else {
+      entry.endRegistration()
+      return
+    }
+    var observer: P?
+    registration(of: entry).withAnyObserver(alive, as: P.self) { observer = $0 }
+    guard let observer else { return }
+    await body(observer)
+  }
+}
