@@ -72,7 +72,7 @@ struct BroadcasterAsyncNotifyTests {
 
     // On a thread of its own, so that no thread of the cooperative pool waits for it.
     let returned = Signal()
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       hub.notify((any Refresh).self) { observer in
         _ = await gate.arrival()
         await observer.refresh(1)
@@ -111,7 +111,7 @@ struct BroadcasterAsyncNotifyTests {
     let onMainActor = Recorder<Bool>()
     let hub = hub
 
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       hub.notify((any Refresh).self) { observer in
         onMainActor.record(MainActorDetection.isOnMainActor)
         await observer.refresh(1)

@@ -44,7 +44,7 @@ struct BroadcasterDeliveryStressTests {
     let screen = TickScreen(hub, calls: calls, offMainActor: offMain, deinitOff: Counter())
     let done = Signal()
 
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       DispatchQueue.concurrentPerform(iterations: 4) { thread in
         for value in 0..<250 {
           hub.notify((any Tick).self) { $0.tick(thread: thread, value: value) }
@@ -74,7 +74,7 @@ struct BroadcasterDeliveryStressTests {
     let notifying = Signal()
 
     let stopFlag = StopFlag()
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       var value = 0
       notifying.fire()
       while !stopFlag.isSet {

@@ -141,7 +141,7 @@ struct BroadcasterDeliveryTests {
     hub.register((any Refresh).self, observer: panel, delivery: .mainActor)
     let hub = hub
 
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       for value in 1...20 { hub.notify((any Refresh).self) { $0.refresh(value) } }
     }
 
@@ -156,7 +156,7 @@ struct BroadcasterDeliveryTests {
     let screen = Screen(hub)
     let hub = hub
 
-    DispatchQueue.global().async { hub.notify((any Refresh).self) { $0.refresh(1) } }
+    Thread.detachNewThread { hub.notify((any Refresh).self) { $0.refresh(1) } }
     #expect(await screen.arrived.arrival())
 
     hub.notify((any Refresh).self) { $0.refresh(2) }
@@ -171,7 +171,7 @@ struct BroadcasterDeliveryTests {
     let screen = Screen(hub, delivery: .queue(deliveryQueue("ignored")))
     let hub = hub
 
-    DispatchQueue.global().async { hub.notify((any Refresh).self) { $0.refresh(1) } }
+    Thread.detachNewThread { hub.notify((any Refresh).self) { $0.refresh(1) } }
 
     #expect(await screen.arrived.arrival())
     #expect(screen.onMainActor.values == [true])
@@ -208,7 +208,7 @@ struct BroadcasterDeliveryTests {
     hub.register((any Refresh).self, observer: panels[1], delivery: .queue(deliveryQueue("q")))
     let hub = hub
 
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       hub.notify((any Refresh).self) { @MainActor in $0.refresh(1) }
     }
 

@@ -51,7 +51,7 @@ struct BroadcasterIsolatedConformanceTests {
     hub.register((any TitleObserver).self, observer: screen)
     let hub = hub
 
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       hub.notify((any TitleObserver).self) { $0.titleDidChange(to: "Inbox") }
     }
     #expect(await screen.arrived.arrival())
@@ -68,7 +68,7 @@ struct BroadcasterIsolatedConformanceTests {
     hub.register((any Badge).self, observer: view)
     let hub = hub
 
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       hub.notify((any Badge).self) { @MainActor in $0.badgeDidChange(to: 3) }
     }
 

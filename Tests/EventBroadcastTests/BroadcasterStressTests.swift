@@ -1,6 +1,7 @@
 import Dispatch
 import EventBroadcast
 import EventTestSupport
+import Foundation
 import Testing
 
 private protocol Tick {
@@ -50,7 +51,7 @@ struct BroadcasterStressTests {
     let rounds = 1_000
 
     for _ in 0..<3 {
-      DispatchQueue.global().async(group: group) {
+      group.onNewThread {
         for _ in 0..<rounds {
           hub.notify((any Tick).self) { $0.tick() }
           notifications.increment()
@@ -58,7 +59,7 @@ struct BroadcasterStressTests {
       }
     }
     for worker in 0..<3 {
-      DispatchQueue.global().async(group: group) {
+      group.onNewThread {
         for round in 0..<rounds {
           let observer = Ticker()
           let token = hub.register((any Tick).self, observer: observer)
@@ -106,7 +107,7 @@ struct BroadcasterReleaseStressTests {
     let notifications = Counter()
 
     for _ in 0..<2 {
-      DispatchQueue.global().async(group: group) {
+      group.onNewThread {
         for _ in 0..<3_000 {
           // Each observer handed over is alive for the call: calling it would crash otherwise.
           hub.notify((any Tick).self) { $0.tick() }
@@ -114,7 +115,7 @@ struct BroadcasterReleaseStressTests {
         }
       }
     }
-    DispatchQueue.global().async(group: group) {
+    group.onNewThread {
       for _ in 0..<3_000 {
         // Registered and released at once: the notifiers race its deallocation.
         hub.register((any Tick).self, observer: Releasable())

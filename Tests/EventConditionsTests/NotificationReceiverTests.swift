@@ -38,7 +38,7 @@ struct NotificationReceiverTests {
     for round in 1...200 {
       let group = DispatchGroup()
       for name in names.shuffled() {
-        DispatchQueue.global().async(group: group) { receiver.check(name) }
+        group.onNewThread { receiver.check(name) }
       }
       #expect(group.wait(timeout: .now() + 10) == .success)
       #expect(completions.count == round)

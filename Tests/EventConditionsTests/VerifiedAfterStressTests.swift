@@ -1,5 +1,6 @@
 import Dispatch
 import EventTestSupport
+import Foundation
 import Testing
 
 @testable import EventConditions
@@ -51,7 +52,7 @@ struct VerifiedAfterStressTests {
           } else {
             // The arrivals race the suspension.
             for name in Self.names {
-              DispatchQueue.global().async { receiver.check(name) }
+              Thread.detachNewThread { receiver.check(name) }
             }
           }
         }

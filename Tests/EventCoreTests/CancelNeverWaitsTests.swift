@@ -1,5 +1,6 @@
 import Dispatch
 import EventTestSupport
+import Foundation
 import Synchronization
 import Testing
 
@@ -196,7 +197,7 @@ struct CancelNeverWaitsTests {
       dropped = nil
       released.fire()
     }
-    DispatchQueue.global().async { list.post(1) }
+    Thread.detachNewThread { list.post(1) }
     #expect(released.wait(seconds: 5), "releasing the token waited for the handler")
     #expect(handlerDone.wait(seconds: 5), "the handler never got onto the UI queue")
   }
@@ -215,7 +216,7 @@ struct CancelNeverWaitsTests {
         lock.withLock { $0 += 1 }
         handlerDone.fire()
       }, endsWithToken: true)
-    DispatchQueue.global().async { list.post(1) }
+    Thread.detachNewThread { list.post(1) }
     let cancelled = onOtherThread(seconds: 5) {
       _ = entered.wait()
       lock.withLock { _ in

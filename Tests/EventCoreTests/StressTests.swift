@@ -88,11 +88,11 @@ struct CoreStressTests {
       }
       let finished = DispatchGroup()
       let inserted = Signal()
-      DispatchQueue.global().async(group: finished) {
+      finished.onNewThread {
         _ = inserted.wait()
         list.removeAll()
       }
-      DispatchQueue.global().async(group: finished) {
+      finished.onNewThread {
         inserter.withLock { $0 = ObjectIdentifier(Thread.current) }
         for token in tokens { bag.insert(token) }
         // The next prune, due within these inserts, scans the tokens while the other thread

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A handler body that, once entered, keeps running until the test finishes it: for tests that
 /// an operation on another thread returns while a handler is still running, never waiting for
@@ -34,10 +35,11 @@ public func returnsWhileHandlerRuns(
   _ operation: @escaping @Sendable () -> Void
 ) -> Bool {
   let posted = Signal()
-  DispatchQueue.global().async {
+  // A thread of its own, for the reason `onOtherThread` gives.
+  Thread {
     post()
     posted.fire()
-  }
+  }.start()
   guard handler.entered.wait() else { return false }
   let returned = onOtherThread(seconds: seconds, operation)
   handler.finish()

@@ -22,14 +22,18 @@ public final class Signal: Sendable {
   }
 }
 
-/// Runs `body` on a fresh thread-pool thread and waits for it, bounded, for tests that need
-/// "another thread".
+/// Runs `body` on a thread of its own and waits for it, bounded, for tests that need "another
+/// thread".
+///
+/// A `Thread` rather than `DispatchQueue.global()`: while other tests block the global queue's
+/// workers, libdispatch on Linux adds a worker about once a second, so a block enqueued there
+/// can wait seconds to start and a bounded wait would fail for the wrong reason.
 public func onOtherThread(seconds: Double = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
   let done = Signal()
-  DispatchQueue.global().async {
+  Thread {
     body()
     done.fire()
-  }
+  }.start()
   return done.wait(seconds: seconds)
 }
 

@@ -31,7 +31,7 @@ struct ActorFairnessStressTests {
       if count == posts { finished.fire() }
     }
     // All posts are in the mailbox well before the handler has served 50 of them.
-    DispatchQueue.global().async { for value in 0..<posts { event.post(value) } }
+    Thread.detachNewThread { for value in 0..<posts { event.post(value) } }
     // Generous waits: each batch needs a thread of the cooperative pool, which the other
     // stress tests, run alongside under TSan, keep busy for seconds at a time.
     #expect(await started.arrival(seconds: 60))

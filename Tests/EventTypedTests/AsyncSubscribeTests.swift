@@ -50,7 +50,7 @@ struct AsyncSubscribeTests {
       received.append(value)
       if value == 9 { done.fire() }
     }
-    DispatchQueue.global().async { for value in 0..<10 { event.post(value) } }
+    Thread.detachNewThread { for value in 0..<10 { event.post(value) } }
     #expect(await done.arrival())
     #expect(received == Array(0..<10))
     withExtendedLifetime(token) {}

@@ -36,7 +36,7 @@ struct EventNextStressTests {
       for id in 0..<200 {
         group.addTask {
           let reply = try await replies.next(where: { $0 == id }, timeout: .seconds(30)) {
-            DispatchQueue.global().async { replies.post(id) }
+            Thread.detachNewThread { replies.post(id) }
           }
           #expect(reply == id)
         }
@@ -51,7 +51,7 @@ struct EventNextStressTests {
     let replies = Event<Int>()
     for round in 0..<200 {
       let waiting = Task { try await replies.next(where: { $0 == round }) }
-      DispatchQueue.global().async { replies.post(round) }
+      Thread.detachNewThread { replies.post(round) }
       waiting.cancel()
       switch await waiting.result {
       case .success(let value): #expect(value == round)

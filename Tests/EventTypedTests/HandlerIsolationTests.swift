@@ -141,7 +141,7 @@ struct HandlerIsolationTests {
       log.record(value)
       if value == 99 { done.fire() }
     }
-    DispatchQueue.global().async { for value in 0..<100 { event.post(value) } }
+    Thread.detachNewThread { for value in 0..<100 { event.post(value) } }
     #expect(await done.arrival())
     #expect(log.values == Array(0..<100))
     withExtendedLifetime(token) {}

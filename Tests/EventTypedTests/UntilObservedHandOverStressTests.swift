@@ -1,6 +1,7 @@
 import Dispatch
 import EventTestSupport
 import EventTyped
+import Foundation
 import Testing
 
 @Suite("untilObserved hand-over Stress")
@@ -15,7 +16,7 @@ struct UntilObservedHandOverStressTests {
       let first = Recorder<Int>()
       let token = event.subscribe { first.record($0) }
       let cancelled = Signal()
-      DispatchQueue.global().async {
+      Thread.detachNewThread {
         token.cancel()
         cancelled.fire()
       }
@@ -50,7 +51,7 @@ struct UntilObservedHandOverStressTests {
       // Moved to another thread, which drops the last reference while the replay runs.
       let owner = Lock<Screen?>(screen)
       screen = nil
-      DispatchQueue.global().async {
+      Thread.detachNewThread {
         let last = owner.withLock { $0.take() }
         _ = last
         released.fire()
