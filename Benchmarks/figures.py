@@ -231,8 +231,11 @@ noise.
 | Posts per second from 2 threads while a third subscribes and cancels | {posts_event} million | `NotificationCenter`: {posts_nc} million | {r_posts} ({x_posts}) | {s_posts} |
 | Subscribe, then cancel, with 1,000 others | {churn} | `addObserver` + `removeObserver`: {churnnc} | {r_churn_nc} | {s_churn_nc} |
 
-No synchronous post of EventTyped, EventBroadcast or EventConditions allocates ({zero_alloc}),
-except a method passed as a function value (the docs' Performance article says why). With one
+Heap allocations per synchronous post of EventTyped, EventBroadcast and EventConditions, whose
+target is none: {zero_alloc}. `Broadcaster.notify` allocates one context per call, not per
+observer: Swift 6.3 heap-allocates the context of its escaping `@isolated(any)` body even when
+the closure captures nothing. A method passed as a function value allocates per delivery (the
+docs' Performance article says why). With one
 observer of one sender, Foundation's delivery of the post to EventRAII dominates. Registering
 and ending an observer is still slower than Foundation's in every module ({churn_range}), and
 closure handlers pay for carrying their isolation (`Benchmarks/README.md`, "What is left").
@@ -283,9 +286,12 @@ closure, whose context a post retains and releases around each call. That is mos
 difference between `Event.post`'s {sub1000} per observer at 1,000 and the `Mutex` snapshot's
 {mutex1000}; it is the first item of "What is left" in `Benchmarks/README.md`.
 
-No synchronous post of EventTyped, EventBroadcast or EventConditions allocates ({zero_alloc}),
-and EventRAII adds no allocation to Foundation's own post, with one exception: a method passed
-as a function value, below.
+Heap allocations per synchronous post of EventTyped, EventBroadcast and EventConditions, whose
+target is none: {zero_alloc}. `Broadcaster.notify` allocates one context per call, not per
+observer: its body is an escaping `@isolated(any)` closure, so that it can reach observers on
+other actors and queues, and Swift 6.3 heap-allocates such a closure's context (it carries the
+isolation) even when it captures nothing. EventRAII adds no allocation to Foundation's own post.
+The other exception is a method passed as a function value, below.
 
 ### Registering a method without an allocation per post
 
