@@ -12,7 +12,7 @@ final class Recording<Value: Sendable>: Sendable {
     /// The index of the next unread value.
     var cursor = 0
     /// The tasks waiting for a value, first come first served.
-    var waiting: [Slot<Value>] = []
+    var waiting: [OutcomeSlot<Value>] = []
   }
 
   private let state = Lock(State())
@@ -24,7 +24,7 @@ final class Recording<Value: Sendable>: Sendable {
 
   /// Appends `value`, and hands the next unread value to the first waiting task, if any.
   func record(_ value: Value) {
-    let handed = state.withLock { state -> (Slot<Value>, Value)? in
+    let handed = state.withLock { state -> (OutcomeSlot<Value>, Value)? in
       state.values.append(value)
       guard !state.waiting.isEmpty else { return nil }
       defer { state.cursor += 1 }
@@ -37,7 +37,7 @@ final class Recording<Value: Sendable>: Sendable {
   func next(timeout: Duration, isolation: isolated (any Actor)? = #isolation) async throws
     -> Value
   {
-    let slot = Slot<Value>()
+    let slot = OutcomeSlot<Value>()
     let unread = state.withLock { state -> Value? in
       guard state.cursor < state.values.count else {
         state.waiting.append(slot)
@@ -58,43 +58,12 @@ final class Recording<Value: Sendable>: Sendable {
   }
 
   /// Ends a wait with `error`, unless a value was handed to it first.
-  private func abandon(_ slot: Slot<Value>, with error: any Error) {
+  private func abandon(_ slot: OutcomeSlot<Value>, with error: any Error) {
     let waiting = state.withLock { state -> Bool in
       guard let index = state.waiting.firstIndex(where: { $0 === slot }) else { return false }
       state.waiting.remove(at: index)
       return true
     }
     if waiting { slot.finish(.failure(error)) }
-  }
-}
-
-/// One task waiting for a value: the first outcome to arrive and the continuation it resumes,
-/// which may be stored after the outcome arrived.
-final class Slot<Value: Sendable>: Sendable {
-  typealias Outcome = Result<Value, any Error>
-
-  private let state = Lock<(outcome: Outcome?, continuation: CheckedContinuation<Outcome, Never>?)>(
-    (nil, nil))
-
-  func finish(_ outcome: Outcome) {
-    let resumed = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
-      guard state.outcome == nil else { return nil }
-      state.outcome = outcome
-      defer { state.continuation = nil }
-      return state.continuation
-    }
-    resumed?.resume(returning: outcome)
-  }
-
-  func outcome(isolation: isolated (any Actor)? = #isolation) async -> Outcome {
-    await withCheckedContinuation(isolation: isolation) {
-      (continuation: CheckedContinuation<Outcome, Never>) in
-      let now = state.withLock { state -> Outcome? in
-        if let outcome = state.outcome { return outcome }
-        state.continuation = continuation
-        return nil
-      }
-      if let now { continuation.resume(returning: now) }
-    }
   }
 }
