@@ -42,9 +42,9 @@ public import Synchronization
   @usableFromInline let state = Atomic<Int>(0)
   /// The first owner given to `bind(to:)`, checked without a lock on every invocation of an
   /// owner-bound registration; created by the first bind, since most registrations have none.
-  private let firstOwner = AtomicLazyReference<WeakBox>()
+  private let firstOwner = LazyReference()
   /// Any further owners, rare enough to sit behind a lock.
-  private let moreOwners = AtomicLazyReference<Owners>()
+  private let moreOwners = LazyReference()
 
   private final class Owners: Sendable {
     let boxes = Lock<[WeakBox]>([])
@@ -110,7 +110,7 @@ public import Synchronization
   @usableFromInline package final func bind(to owner: AnyObject) {
     let box = WeakBox(owner)
     if firstOwner.storeIfNil(box) !== box {
-      let more = moreOwners.load() ?? moreOwners.storeIfNil(Owners())
+      let more = moreOwners.load(as: Owners.self) ?? moreOwners.storeIfNil(Owners())
       more.boxes.withLock { $0.append(box) }
     }
     state.bitwiseOr(Self.boundBit, ordering: .releasing)
@@ -118,8 +118,8 @@ public import Synchronization
 
   @usableFromInline final func ownersAreAlive() -> Bool {
     // The weak loads happen outside any lock: see `WeakBox`.
-    if let first = firstOwner.load(), !first.isAlive { return false }
-    guard let more = moreOwners.load() else { return true }
+    if let first = firstOwner.load(as: WeakBox.self), !first.isAlive { return false }
+    guard let more = moreOwners.load(as: Owners.self) else { return true }
     let boxes = more.boxes.withLock { $0 }
     for box in boxes where !box.isAlive { return false }
     return true

@@ -28,7 +28,9 @@ extension ObserverEntry where Payload: Sendable {
   /// in its mailbox, behind its payloads. Never waits: `done` runs on whichever thread gets
   /// there.
   package func afterQueuedDeliveries(_ done: @escaping @Sendable () -> Void) {
-    guard case .actor = delivery.kind, let mailbox = mailbox.load() else { return done() }
+    guard case .actor = delivery.kind, let mailbox = mailbox.load(as: Mailbox.self) else {
+      return done()
+    }
     let queued = mailbox.state.withLock { state -> Bool in
       // Payloads are appended and draining starts under this lock, so a mailbox that is not
       // draining has delivered everything.

@@ -21,7 +21,7 @@ extension ObserverEntry {
   /// handed over until a handler starts on each. Call it under the list's lock, before the
   /// entry is published.
   @usableFromInline package func beginHandOver(_ payloads: ContiguousArray<Payload>) {
-    let held = held.load() ?? held.storeIfNil(HeldDeliveries())
+    let held = held.load(as: HeldDeliveries.self) ?? held.storeIfNil(HeldDeliveries())
     held.handOver.withLock { $0 = HandOver(payloads: ContiguousArray(payloads.lazy.map { $0 })) }
     state.bitwiseOr(Liveness.handOverBit, ordering: .releasing)
   }
@@ -31,7 +31,7 @@ extension ObserverEntry {
   /// - Returns: `false` when the payloads went back to the list first: the handler must not
   ///   run.
   @usableFromInline func startHandedOver() -> Bool {
-    guard let held = held.load() else { return true }
+    guard let held = held.load(as: HeldDeliveries.self) else { return true }
     let (starts, done) = held.handOver.withLock { handOver -> (Bool, Payload?) in
       guard !handOver.isGivenBack else { return (false, nil) }
       // A delivery that read the bit before the hand-over completed is a live one.
@@ -51,7 +51,8 @@ extension ObserverEntry {
   /// Takes the handed-over payloads that no handler started on, in post order, and ends the
   /// hand-over. Call it under the list's lock, which is taken before the hand-over's.
   @usableFromInline func takeUnstarted() -> ContiguousArray<Payload> {
-    guard state.load(ordering: .acquiring) & Liveness.handOverBit != 0, let held = held.load()
+    guard state.load(ordering: .acquiring) & Liveness.handOverBit != 0,
+      let held = held.load(as: HeldDeliveries.self)
     else { return [] }
     return held.handOver.withLock { handOver in
       guard !handOver.isGivenBack else { return [] }

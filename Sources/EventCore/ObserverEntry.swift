@@ -50,10 +50,18 @@ public import Synchronization
     _attachment.map { Unmanaged.passUnretained($0) }
   }
 
+  /// Where the list places the entry: higher priorities are delivered first, equal ones in
+  /// registration order. Set before the entry is inserted; 0 by default.
+  @inlinable package var priority: Int {
+    get { _priority }
+    set { _priority = newValue }
+  }
+
   // Stored behind inlinable accessors: a client module reading the stored properties directly
   // does not see `@exclusivity(unchecked)` and checks every access at run time (about 80
   // instructions each, callgrind).
   @exclusivity(unchecked) @usableFromInline var _order = 0
+  @exclusivity(unchecked) @usableFromInline var _priority = 0
   @exclusivity(unchecked) @usableFromInline var _attachment: AnyObject?
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
@@ -284,7 +292,7 @@ public import Synchronization
   }
 
   /// Created by the first delivery to an actor-isolated registration.
-  @usableFromInline let mailbox = AtomicLazyReference<Mailbox>()
+  @usableFromInline let mailbox = LazyReference()
 
   // MARK: Replay
 
@@ -296,7 +304,7 @@ public import Synchronization
   }
 
   /// Created, with the replaying bit set, by a list that registers this entry with a replay.
-  @usableFromInline let held = AtomicLazyReference<HeldDeliveries>()
+  @usableFromInline let held = LazyReference()
 
   /// Marks the entry as receiving its replay: until ``finishReplay(_:)``, live deliveries wait
   /// in order behind it instead of reaching the handler first. Call it before the entry is
@@ -310,7 +318,7 @@ public import Synchronization
   ///
   /// - Returns: `false` when the replay has ended, so the caller delivers as usual.
   @usableFromInline func holdIfReplaying(_ payload: Payload) -> Bool {
-    guard let held = held.load() else { return false }
+    guard let held = held.load(as: HeldDeliveries.self) else { return false }
     return held.payloads.withLock { payloads in
       // Read under the lock that `finishReplay` clears the bit under: a payload is either
       // held here and drained there, or delivered by the caller after the replay.
@@ -412,7 +420,7 @@ extension ObserverEntry where Payload: Sendable {
   /// which actor is running that does not stop the program when it fails.
   @usableFromInline func dispatch(_ payload: Payload, on actor: any Actor) -> Bool {
     guard !isCancelled else { return false }
-    let mailbox = mailbox.load() ?? mailbox.storeIfNil(Mailbox())
+    let mailbox = mailbox.load(as: Mailbox.self) ?? mailbox.storeIfNil(Mailbox())
     let startsDrain = mailbox.state.withLock { state -> Bool in
       state.payloads.append(.payload(payload))
       guard !state.isDraining else { return false }
@@ -478,7 +486,7 @@ extension ObserverEntry where Payload: Sendable {
       // Dead before it was even scheduled: what was handed over goes back.
       giveBackUnstarted()
     }
-    guard let held = held.load() else { return }
+    guard let held = held.load(as: HeldDeliveries.self) else { return }
     while true {
       let batch = held.payloads.withLock { payloads -> ContiguousArray<Payload> in
         guard !payloads.isEmpty else {

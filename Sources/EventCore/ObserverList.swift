@@ -3,12 +3,11 @@ public import Synchronization
 /// The ordered, thread-safe list of registrations that every Events module delivers through.
 ///
 /// It implements the guarantees that hold in every module once:
-/// - Registration order: entries are delivered in the order they were inserted; re-inserting a
-///   keyed observer moves it to the end.
-/// - Snapshot delivery: a post iterates the entries present when it started. The snapshot is
-///   cached and published through an atomic pointer, so a post that follows no change takes no
-///   lock and allocates nothing: registering and cancelling never wait behind a stream of posts
-///   (see ``snapshot()``).
+/// - Registration order: entries are delivered by priority, higher first, then in the order
+///   they were inserted; re-inserting a keyed observer moves it to the end of its priority.
+/// - Snapshot delivery: a post delivers to the entries present when it started, minus those
+///   cancelled since. It takes no lock and allocates nothing, and a change (an insert, a removal)
+///   costs O(1), amortised, whether or not posts are running: see "Why a change is O(1)" below.
 /// - Cancel means cancelled: each entry's liveness is checked immediately before its handler
 ///   runs, so an entry cancelled mid-post, or with a delivery queued, is skipped.
 /// - Weak purge: entries whose observer or owner is gone are dropped by the next post or count,
@@ -22,40 +21,61 @@ public import Synchronization
 ///   `ObserverEntry.isAlive`).
 /// - One post, one order: a post carries a ``PostContext`` from entry to entry, so that its
 ///   main-actor handlers are queued behind the first of them that still has a delivery queued.
-/// - No user code under the lock: handlers run on a snapshot after the lock is released, and
-///   everything a mutation releases (entries, old snapshots, hence handler closures and the
-///   objects they capture) is released after the lock too.
-///
+/// - No user code under the lock: handlers run after the lock is released, and everything a
+///   mutation releases (entries, old storages, hence handler closures and the objects they
+///   capture) is released after the lock too.
 /// - Never waiting: removing an entry marks it cancelled and returns; nothing here waits for a
 ///   handler running on another thread.
 ///
-/// - Complexity: insert and remove are amortised O(1); the first post after a change is O(*n*).
+/// ## Why a change is O(1)
+///
+/// The entries live in an ``ObserverStorage``, which holds each of them once and which posts read
+/// in place, through an atomic pointer, without retaining the entries or their handlers. Every
+/// entry has a side table (its token refers to it weakly), so each retain or release of one takes
+/// the runtime's slow path: the design keeps them off every path that runs per post or per
+/// change.
+///
+/// - An insert writes the next free slot and then raises the storage's count (release ordering):
+///   posts that started earlier never read past their count, so they cannot see it. Only when
+///   the storage is full, or a priority places the entry before the end, is a new one built:
+///   O(*n*) once per O(*n*) inserts.
+/// - A removal cancels the entry, which every post checks before calling it, and then clears its
+///   slot (releasing the entry, after the lock) if no post holds the storage. Otherwise the slot
+///   waits in `State.pending`, and the last post to leave the storage clears it. Once cleared and
+///   pending slots outnumber live ones, the storage is compacted.
+/// - A post counts itself in ``readers`` while it loads ``published`` and joins the storage's
+///   `holders`, and leaves `holders` when it is done. A writer that wants a storage to itself (to
+///   clear, compact or shift slots in place) takes the pointer down first, then reads `readers`
+///   and `holders`, all sequentially consistent: if both are 0, no post can read the storage
+///   until the writer publishes it again (a post that finds no pointer takes the lock, which the
+///   writer holds). A storage replaced while posts hold it is kept in `State.retired` until they
+///   leave.
+/// - Whatever waits (pending slots, retired storages) sets ``needsCleanup`` before the writer
+///   reads `holders`, and each post that brings `holders` or `readers` to 0 reads it after:
+///   one of the two sees the other, so the last post out cleans up, under the lock, and memory
+///   stays proportional to the live entries however long posts overlap.
+///
+/// - Complexity: insert and remove are amortised O(1); a post is O(*n*) in the entries it reaches,
+///   with no retain or release per entry.
 @usableFromInline package final class ObserverList<Payload>: Sendable {
   @usableFromInline package typealias Entry = ObserverEntry<Payload>
 
-  /// An immutable list of entries, as published to posts.
-  @usableFromInline final class Snapshot: Sendable {
-    @usableFromInline let entries: ContiguousArray<Entry>
-
-    @usableFromInline init(_ entries: ContiguousArray<Entry>) {
-      self.entries = entries
-    }
-  }
-
   @usableFromInline struct State {
-    /// Entries in registration order; `nil` marks a removed entry until the next compaction.
-    @usableFromInline var slots: ContiguousArray<Entry?> = []
+    /// The entries, in delivery order; its pointer is ``published``.
+    @usableFromInline var storage: ObserverStorage
     @usableFromInline var liveCount = 0
     @usableFromInline var byKey: [ObjectIdentifier: Entry] = [:]
-    /// Snapshots taken down from ``published`` while a post may have been about to retain their
-    /// entries; released once no post is between its load and its retain (``readers`` is 0).
-    @usableFromInline var retired: [Snapshot] = []
+    /// Slots of `storage` whose entry has left but which a post held when it did.
+    @usableFromInline var pending: [Int] = []
+    /// Storages replaced while posts held them; released once none does.
+    @usableFromInline var retired: [ObserverStorage] = []
     /// Inserts since the last purge; an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge = 0
     /// What the list keeps for later registrations (an `Event`'s replay).
     @usableFromInline var retention: Retention<Payload>
 
     @usableFromInline init(retention: RetentionPolicy) {
+      self.storage = ObserverStorage(capacity: 4)
       self.retention = Retention(retention)
     }
   }
@@ -63,7 +83,7 @@ public import Synchronization
   /// What a mutation drops, handed out of the lock so that the entries (their handlers, and
   /// what those captured) are released after it.
   @usableFromInline struct Released: Sendable {
-    @usableFromInline var snapshots: [Snapshot] = []
+    @usableFromInline var storages: [ObserverStorage] = []
     @usableFromInline var entries: [Entry] = []
     /// One entry, without the allocation of an array: an unregistration or a replacement drops
     /// one.
@@ -73,6 +93,32 @@ public import Synchronization
       self.entries = entries
       self.entry = entry
     }
+
+    /// Takes over the storage's reference to an entry that left.
+    @inlinable mutating func take(_ bits: UInt) {
+      let entry = unsafeDowncast(
+        ObserverStorage.unmanaged(bits).takeRetainedValue(), to: Entry.self)
+      if self.entry == nil { self.entry = entry } else { entries.append(entry) }
+    }
+  }
+
+  /// A post's hold on a storage: the storage stays allocated and its first `count` slots keep
+  /// their entries (cleared slots excepted) until ``leave(_:)``.
+  @usableFromInline struct Hold {
+    @usableFromInline let storage: Unmanaged<ObserverStorage>
+    @usableFromInline let count: Int
+
+    @inlinable init(storage: Unmanaged<ObserverStorage>, count: Int) {
+      self.storage = storage
+      self.count = count
+    }
+
+    /// The entry in slot `index`, without a retain, or `nil` for a cleared slot.
+    @inlinable func entry(at index: Int) -> Unmanaged<Entry>? {
+      let bits = storage._withUnsafeGuaranteedRef { $0.slots[index] }
+      guard bits != 0 else { return nil }
+      return Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+    }
   }
 
   @usableFromInline let state: Lock<State>
@@ -80,32 +126,132 @@ public import Synchronization
   /// decides its path without the lock.
   @usableFromInline package let retains: Bool
 
-  /// The current snapshot, retained once by the list (the bit pattern of an
-  /// `Unmanaged<Snapshot>`'s pointer; a pointer is not `Sendable`), or 0 after a change, until
-  /// the next post rebuilds it. Written only under the lock; read by posts without it.
+  /// The bit pattern of `State.storage`'s pointer, unretained (the state holds it), or 0 while a
+  /// writer has the storage to itself. Written only under the lock; read by posts without it.
   @usableFromInline let published = Atomic<UInt>(0)
-  /// Posts between loading ``published`` and retaining its entries. A snapshot taken down while
-  /// this is not 0 is kept in `State.retired` instead of released.
+  /// Posts between loading ``published`` and joining that storage's `holders`.
   @usableFromInline let readers = Atomic<Int>(0)
-  /// Whether `State.retired` holds snapshots, read by each post that leaves ``readers`` at 0 so
-  /// that the last post still reading releases them: a retired snapshot (its entries, and what
-  /// their handlers captured) lives no longer than the posts that could read it.
-  @usableFromInline let hasRetired = Atomic<Bool>(false)
+  /// Whether pending slots or retired storages wait for the posts that hold them to leave.
+  @usableFromInline let needsCleanup = Atomic<Bool>(false)
 
   /// Creates an empty list.
   ///
   /// - Parameter retention: What the list keeps of its posts for registrations made later
   ///   (`.none` by default); see ``Retention``.
   @usableFromInline package init(retention: RetentionPolicy = .none) {
-    state = Lock(State(retention: retention))
+    let state = State(retention: retention)
+    published.store(ObserverStorage.bits(of: state.storage), ordering: .relaxed)
+    self.state = Lock(state)
     retains = retention != .none
   }
 
-  deinit {
-    if let current = Self.snapshot(at: published.load(ordering: .acquiring)) {
-      current.release()
+  // MARK: Holding a storage
+
+  /// Joins the current storage's holders, without the lock unless a writer has it.
+  @inlinable
+  func hold() -> Hold {
+    readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    let bits = published.load(ordering: .sequentiallyConsistent)
+    guard bits != 0 else {
+      leaveReaders()
+      return state.withLock { holdLocked($0) }
+    }
+    let storage = Unmanaged<ObserverStorage>.fromOpaque(
+      UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+    let count = storage._withUnsafeGuaranteedRef { storage in
+      storage.holders.wrappingAdd(1, ordering: .sequentiallyConsistent)
+      return storage.count.load(ordering: .acquiring)
+    }
+    leaveReaders()
+    return Hold(storage: storage, count: count)
+  }
+
+  /// Joins the current storage's holders, under the lock.
+  @inlinable
+  func holdLocked(_ state: State) -> Hold {
+    state.storage.holders.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    return Hold(
+      storage: .passUnretained(state.storage),
+      count: state.storage.count.load(ordering: .relaxed))
+  }
+
+  @inlinable
+  func leaveReaders() {
+    if readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+      needsCleanup.load(ordering: .sequentiallyConsistent)
+    {
+      cleanUp()
     }
   }
+
+  /// Leaves a storage joined by ``hold()``; the last post out cleans up what waited for it.
+  @inlinable
+  func leave(_ hold: Hold) {
+    // The storage is not touched after the decrement: a writer may release it at once.
+    let remaining = hold.storage._withUnsafeGuaranteedRef {
+      $0.holders.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
+    }
+    if remaining == 0, needsCleanup.load(ordering: .sequentiallyConsistent) { cleanUp() }
+  }
+
+  /// Clears pending slots and releases retired storages that no post holds any more.
+  @usableFromInline func cleanUp() {
+    let released = state.withLock { state -> Released in
+      var released = Released()
+      tidy(&state, into: &released)
+      return released
+    }
+    _ = released
+  }
+
+  /// Takes ``published`` down, then tells whether no post holds the current storage or can be
+  /// about to; under the lock. The caller publishes it again (``publish(_:)``).
+  @inlinable
+  func takeExclusive(_ state: State) -> Bool {
+    published.store(0, ordering: .sequentiallyConsistent)
+    return readers.load(ordering: .sequentiallyConsistent) == 0
+      && state.storage.holders.load(ordering: .sequentiallyConsistent) == 0
+  }
+
+  @inlinable
+  func publish(_ state: State) {
+    published.store(ObserverStorage.bits(of: state.storage), ordering: .sequentiallyConsistent)
+  }
+
+  /// Clears pending slots if the current storage is free, releases the retired storages no post
+  /// holds, and lowers ``needsCleanup`` once nothing waits; under the lock.
+  @inlinable
+  func tidy(_ state: inout State, into released: inout Released) {
+    if !state.pending.isEmpty, takeExclusive(state) {
+      let slots = state.storage.slots
+      for index in state.pending where slots[index] != 0 {
+        released.take(slots[index])
+        slots[index] = 0
+      }
+      state.pending.removeAll(keepingCapacity: state.pending.capacity <= 64)
+      publish(state)
+    } else if !state.pending.isEmpty {
+      publish(state)
+    }
+    // A post between loading the pointer and joining a storage may be about to join a retired
+    // one: wait for `readers` to be 0 too.
+    if !state.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 {
+      var kept: [ObserverStorage] = []
+      for storage in state.retired {
+        if storage.holders.load(ordering: .sequentiallyConsistent) == 0 {
+          released.storages.append(storage)
+        } else {
+          kept.append(storage)
+        }
+      }
+      state.retired = kept
+    }
+    if state.pending.isEmpty && state.retired.isEmpty {
+      needsCleanup.store(false, ordering: .sequentiallyConsistent)
+    }
+  }
+
+  // MARK: Changes
 
   /// Registers `entry`, replacing the keyed entry of the same observer, if any.
   ///
@@ -120,7 +266,7 @@ public import Synchronization
       return (released, purgeDue)
     }
     _ = released
-    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere() }
   }
 
   /// The periodic purge of an insert: purges what the calling thread can tell is dead, and has
@@ -129,7 +275,8 @@ public import Synchronization
   /// constant factor of the live ones on a list that is never posted to (guarantee 1) without a
   /// weak load off their actor (guarantee 12).
   @inlinable
-  func purgeAndCheckElsewhere(_ entries: ContiguousArray<Entry>) {
+  func purgeAndCheckElsewhere() {
+    let entries = snapshot()
     purge(entries)
     for entry in entries where !entry.mayLoadReferencesHere && !entry.isCancelled {
       entry.checkOnItsActor()
@@ -144,18 +291,104 @@ public import Synchronization
     -> Bool
   {
     if let key = entry.key, let previous = state.byKey[key] {
-      Self.remove(previous, from: &state)
-      released.entry = previous
+      remove(previous, from: &state, releasing: &released)
     }
-    entry.index = state.slots.count
-    state.slots.append(entry)
+    place(entry, in: &state, releasing: &released)
     state.liveCount += 1
     if let key = entry.key { state.byKey[key] = entry }
-    unpublish(&state, into: &released)
     state.insertsSincePurge += 1
     let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
     if purgeDue { state.insertsSincePurge = 0 }
     return purgeDue
+  }
+
+  /// Puts `entry` after every entry of its priority or higher: in the next free slot when that
+  /// is its place, otherwise in a storage rebuilt around it.
+  @inlinable
+  func place(_ entry: Entry, in state: inout State, releasing released: inout Released) {
+    let storage = state.storage
+    let count = storage.count.load(ordering: .relaxed)
+    let position = insertionIndex(for: entry.priority, in: storage, count: count)
+    if position == count && count < storage.capacity {
+      entry.index = count
+      storage.slots[count] = ObserverStorage.retainedBits(entry)
+      storage.count.store(count + 1, ordering: .releasing)
+      return
+    }
+    rebuild(&state, inserting: entry, at: position, releasing: &released)
+  }
+
+  /// The slot after the last entry whose priority is at least `priority`.
+  ///
+  /// - Complexity: O(1) when `priority` is not above the last entry's (every entry of a list
+  ///   that uses no priorities); O(*n*) otherwise.
+  @inlinable
+  func insertionIndex(for priority: Int, in storage: ObserverStorage, count: Int) -> Int {
+    var position = count
+    while position > 0 {
+      let bits = storage.slots[position - 1]
+      if bits != 0 {
+        let before = Unmanaged<Entry>.fromOpaque(
+          UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+        if before._withUnsafeGuaranteedRef({ $0.priority }) >= priority { break }
+      }
+      position -= 1
+    }
+    return position
+  }
+
+  /// Replaces the storage with one that holds the registered entries (and `inserting`, at slot
+  /// `position` of the old numbering), with room for as many again; under the lock.
+  ///
+  /// When no post holds the old storage the entries move, without a retain, and the slots of
+  /// entries that left are released; otherwise the new storage retains its own references and
+  /// the old one is retired until its posts leave.
+  @inlinable
+  func rebuild(
+    _ state: inout State, inserting: Entry? = nil, at position: Int = 0,
+    releasing released: inout Released
+  ) {
+    let old = state.storage
+    let count = old.count.load(ordering: .relaxed)
+    let exclusive = takeExclusive(state)
+    let live = state.liveCount + (inserting == nil ? 0 : 1)
+    let storage = ObserverStorage(capacity: max(4, live * 2))
+    var next = 0
+    func append(_ entry: Entry, bits: UInt) {
+      entry.index = next
+      storage.slots[next] = bits
+      next += 1
+    }
+    for index in 0...count {
+      if index == position, let inserting {
+        append(inserting, bits: ObserverStorage.retainedBits(inserting))
+      }
+      guard index < count else { break }
+      let bits = old.slots[index]
+      guard bits != 0 else { continue }
+      let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+      let isRegistered = entry._withUnsafeGuaranteedRef { $0.index == index }
+      if isRegistered {
+        // Moved when the old storage is ours alone; otherwise both keep a reference.
+        append(
+          entry.takeUnretainedValue(),
+          bits: exclusive ? bits : ObserverStorage.retainedBits(entry.takeUnretainedValue()))
+      } else if exclusive {
+        released.take(bits)
+      }
+      if exclusive { old.slots[index] = 0 }
+    }
+    storage.count.store(next, ordering: .releasing)
+    state.storage = storage
+    state.pending.removeAll()
+    if exclusive {
+      released.storages.append(old)
+    } else {
+      state.retired.append(old)
+      needsCleanup.store(true, ordering: .sequentiallyConsistent)
+    }
+    publish(state)
+    tidy(&state, into: &released)
   }
 
   /// Registers `entry` and returns the token that ends it.
@@ -184,8 +417,7 @@ public import Synchronization
         return nil
       }
       var released = Released()
-      Self.remove(entry, from: &state)
-      unpublish(&state, into: &released)
+      remove(entry, from: &state, releasing: &released)
       return released
     }
     _ = released
@@ -198,9 +430,8 @@ public import Synchronization
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
       guard let entry = state.byKey[ObjectIdentifier(observer)] else { return Released() }
-      var released = Released(entry: entry)
-      Self.remove(entry, from: &state)
-      unpublish(&state, into: &released)
+      var released = Released()
+      remove(entry, from: &state, releasing: &released)
       return released
     }
     _ = released
@@ -209,20 +440,63 @@ public import Synchronization
   /// Ends every registration.
   @usableFromInline package func removeAll() {
     let released = state.withLock { state -> Released in
-      let entries = state.slots.compactMap { $0 }
+      var entries: [Entry] = []
+      walk(state) { entry, _ in entries.append(entry) }
       for entry in entries { entry.liveness.cancel() }
       // The newest first, so the oldest registration's payloads end up at the front.
       for entry in entries.reversed() { state.retention.giveBack(entry.takeUnstarted()) }
-      var released = Released(entries: entries)
-      unpublish(&state, into: &released)
-      state.slots = []
+      for entry in entries { entry.index = -1 }
+      var released = Released()
       state.liveCount = 0
       state.byKey = [:]
       state.insertsSincePurge = 0
+      rebuild(&state, releasing: &released)
       return released
     }
     _ = released
   }
+
+  /// Calls `body` with every registered entry of the current storage and its slot; under the
+  /// lock.
+  @inlinable
+  func walk(_ state: State, _ body: (Entry, Int) -> Void) {
+    let storage = state.storage
+    for index in 0..<storage.count.load(ordering: .relaxed) where storage.slots[index] != 0 {
+      let entry = unsafeDowncast(
+        ObserverStorage.unmanaged(storage.slots[index]).takeUnretainedValue(), to: Entry.self)
+      if entry.index == index { body(entry, index) }
+    }
+  }
+
+  @inlinable
+  static func contains(_ entry: Entry, in state: State) -> Bool {
+    entry.index >= 0 && entry.index < state.storage.count.load(ordering: .relaxed)
+      && state.storage.slots[entry.index] == ObserverStorage.bits(of: entry)
+  }
+
+  /// Removes a registered entry and cancels it; its slot is cleared at once when no post holds
+  /// the storage, later otherwise, and the storage compacted once most of its slots are empty.
+  @inlinable
+  func remove(_ entry: Entry, from state: inout State, releasing released: inout Released) {
+    entry.liveness.cancel()
+    if entry.state.load(ordering: .relaxed) & Liveness.handOverBit != 0 {
+      state.retention.giveBack(entry.takeUnstarted())
+    }
+    state.liveCount -= 1
+    if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
+    let index = entry.index
+    entry.index = -1
+    let count = state.storage.count.load(ordering: .relaxed)
+    if count >= 16 && state.liveCount * 2 < count {
+      rebuild(&state, releasing: &released)
+      return
+    }
+    state.pending.append(index)
+    needsCleanup.store(true, ordering: .sequentiallyConsistent)
+    tidy(&state, into: &released)
+  }
+
+  // MARK: Reading
 
   /// The live registrations. Purges the dead ones it finds.
   ///
@@ -235,105 +509,46 @@ public import Synchronization
     return live
   }
 
-  /// The entries registered now, in registration order.
-  ///
-  /// Takes no lock and allocates nothing unless the list changed since the last call: it reads
-  /// the published snapshot through an atomic pointer, so posts never hold the lock that
-  /// registrations and cancellations take, and those never wait behind a stream of posts.
-  ///
-  /// Why reading it without the lock is safe: a post counts itself in ``readers`` before it
-  /// loads ``published`` and until it has retained the snapshot's entries. A writer replaces
-  /// the pointer first, then reads ``readers``, all four operations sequentially consistent: if
-  /// it reads 0, every post that could still load the old pointer has retained what it needs
-  /// (its decrement, a release, precedes the writer's read), and every later post loads the new
-  /// pointer, so the old snapshot may be released; otherwise it is kept in `State.retired`.
-  /// The writer sets ``hasRetired`` before reading ``readers``, and a post that brings
-  /// ``readers`` to 0 reads ``hasRetired`` after: one of the two sees the other, so the retired
-  /// snapshots are released by the writer or by that post, under the lock.
+  /// The entries registered now, in delivery order: a copy, for the paths that keep them beyond
+  /// one call (counts, flushes, jobs on another actor). Posts use ``forEachEntry(_:)``.
   @inlinable
   package func snapshot() -> ContiguousArray<Entry> {
-    readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-    let current = Self.snapshot(at: published.load(ordering: .sequentiallyConsistent)).map {
-      $0._withUnsafeGuaranteedRef { $0.entries }
-    }
-    if readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
-      hasRetired.load(ordering: .sequentiallyConsistent)
-    {
-      releaseRetired()
-    }
-    return current ?? rebuildSnapshot()
-  }
-
-  /// Releases the retired snapshots, if no post is reading any more, after the lock.
-  @inlinable
-  func releaseRetired() {
-    let released = state.withLock { state -> Released in
-      var released = Released()
-      collectRetired(&state, into: &released)
-      return released
-    }
-    _ = released
-  }
-
-  /// Builds and publishes the snapshot, under the lock, after a change took it down.
-  @inlinable
-  func rebuildSnapshot() -> ContiguousArray<Entry> {
-    let (entries, released) = state.withLock { state -> (ContiguousArray<Entry>, Released) in
-      var released = Released()
-      collectRetired(&state, into: &released)
-      return (publishedEntries(&state), released)
-    }
-    _ = released
-    return entries
-  }
-
-  /// The published snapshot's entries, built and published first if a change took it down;
-  /// under the lock.
-  @inlinable
-  func publishedEntries(_ state: inout State) -> ContiguousArray<Entry> {
-    // Writers take the pointer down only under the lock, so this snapshot stays published,
-    // with the list's retain, while the lock is held.
-    if let current = Self.snapshot(at: published.load(ordering: .sequentiallyConsistent)) {
-      return current.takeUnretainedValue().entries
-    }
+    let hold = hold()
     var entries = ContiguousArray<Entry>()
-    entries.reserveCapacity(state.liveCount)
-    for case let entry? in state.slots { entries.append(entry) }
-    let snapshot = Unmanaged.passRetained(Snapshot(entries))
-    published.store(UInt(bitPattern: snapshot.toOpaque()), ordering: .sequentiallyConsistent)
+    entries.reserveCapacity(hold.count)
+    for index in 0..<hold.count {
+      guard let entry = hold.entry(at: index) else { continue }
+      let value = entry.takeUnretainedValue()
+      if !value.isCancelled { entries.append(value) }
+    }
+    leave(hold)
     return entries
   }
 
-  /// Takes the published snapshot down after a change, under the lock, retiring it, and
-  /// releases the retired snapshots that no post can be about to read.
+  /// Runs `body` with the entries registered when it is called, without a copy or a retain: the
+  /// building block of posts that merge several lists (see ``Hold``).
   @inlinable
-  func unpublish(_ state: inout State, into released: inout Released) {
-    // Only the lock's holder publishes, so this load is exact, and a list that no post has
-    // read since its last change (registrations in a row) skips the exchange.
-    if published.load(ordering: .relaxed) != 0,
-      let old = Self.snapshot(at: published.exchange(0, ordering: .sequentiallyConsistent))
-    {
-      state.retired.append(old.takeRetainedValue())
-      hasRetired.store(true, ordering: .sequentiallyConsistent)
-    }
-    collectRetired(&state, into: &released)
+  package func withEntries<Result>(_ body: (Entries) -> Result) -> Result {
+    let hold = hold()
+    defer { leave(hold) }
+    return body(Entries(hold: hold))
   }
 
-  /// The snapshot whose pointer's bit pattern is `bits`, `nil` for 0.
-  @inlinable
-  static func snapshot(at bits: UInt) -> Unmanaged<Snapshot>? {
-    UnsafeRawPointer(bitPattern: bits).map { Unmanaged<Snapshot>.fromOpaque($0) }
-  }
+  /// The entries of a post, read in place; valid inside ``withEntries(_:)`` only.
+  @usableFromInline package struct Entries {
+    @usableFromInline let hold: Hold
 
-  /// Moves the retired snapshots to `released` if no post is between loading ``published`` and
-  /// retaining its entries: those that load it from now on get the current pointer.
-  @inlinable
-  func collectRetired(_ state: inout State, into released: inout Released) {
-    guard !state.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 else {
-      return
+    @inlinable init(hold: Hold) { self.hold = hold }
+
+    /// The number of slots, cleared ones included.
+    @inlinable package var count: Int { hold.count }
+
+    /// Calls `body` with the entry in slot `index`, without a retain; `nil` for a cleared slot.
+    @inlinable
+    package func withEntry<R>(at index: Int, _ body: (Entry?) -> R) -> R {
+      guard let entry = hold.entry(at: index) else { return body(nil) }
+      return entry._withUnsafeGuaranteedRef { body($0) }
     }
-    swap(&state.retired, &released.snapshots)
-    hasRetired.store(false, ordering: .sequentiallyConsistent)
   }
 
   /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
@@ -343,63 +558,53 @@ public import Synchronization
     forEachEntry { $0.invoke(payload) }
   }
 
-  /// Runs `body` for each entry of the current snapshot, in registration order, then purges
-  /// the entries for which it returned `false` (dead).
+  /// Runs `body` for each entry registered when it is called, in delivery order, then purges
+  /// the entries for which it returned `false` (dead) that are not cancelled already.
   ///
-  /// The building block of every post; `body` should call the entry's `invoke` or `deliver`.
+  /// The building block of every post; `body` should call the entry's `invoke` or `deliver`. It
+  /// receives each entry without a retain: the storage holds it until the loop ends.
   @inlinable
   package func forEachEntry(_ body: (Entry) -> Bool) {
-    let entries = snapshot()
+    let hold = hold()
     var sawDead = false
-    for entry in entries where !body(entry) { sawDead = true }
-    if sawDead { purge(entries) }
+    for index in 0..<hold.count {
+      guard let entry = hold.entry(at: index) else { continue }
+      let isDead = entry._withUnsafeGuaranteedRef { !body($0) && !$0.isCancelled }
+      if isDead { sawDead = true }
+    }
+    leave(hold)
+    if sawDead { purge() }
+  }
+
+  /// Drops the dead entries, walking the storage in place. The liveness checks, which load weak
+  /// references, run before the lock is taken.
+  @inlinable
+  package func purge() {
+    let hold = hold()
+    var dead: [Entry] = []
+    for index in 0..<hold.count {
+      guard let entry = hold.entry(at: index) else { continue }
+      let isDead = entry._withUnsafeGuaranteedRef { !$0.isCancelled && !$0.isAlive }
+      if isDead { dead.append(entry.takeUnretainedValue()) }
+    }
+    leave(hold)
+    purge(dead)
   }
 
   /// Drops the entries of `entries` that are dead. The liveness checks, which load weak
   /// references, run before the lock is taken.
   @inlinable
-  package func purge(_ entries: ContiguousArray<Entry>) {
-    let dead = entries.filter { !$0.isAlive }
+  package func purge<Candidates: Sequence<Entry>>(_ entries: Candidates) {
+    let dead = entries.filter { !$0.isCancelled && !$0.isAlive }
     guard !dead.isEmpty else { return }
     let released = state.withLock { state -> Released in
       var released = Released()
       for entry in dead where Self.contains(entry, in: state) {
-        Self.remove(entry, from: &state)
-        released.entries.append(entry)
+        remove(entry, from: &state, releasing: &released)
       }
-      if !released.entries.isEmpty { unpublish(&state, into: &released) }
       return released
     }
     _ = released
-  }
-
-  @inlinable
-  static func contains(_ entry: Entry, in state: State) -> Bool {
-    entry.index >= 0 && entry.index < state.slots.count
-      && state.slots[entry.index] === entry
-  }
-
-  /// Removes a registered entry, cancels it, and compacts the slots when removed entries
-  /// outnumber live ones. The caller takes the snapshot down (`unpublish`).
-  @inlinable
-  static func remove(_ entry: Entry, from state: inout State) {
-    entry.liveness.cancel()
-    if entry.state.load(ordering: .relaxed) & Liveness.handOverBit != 0 {
-      state.retention.giveBack(entry.takeUnstarted())
-    }
-    state.slots[entry.index] = nil
-    state.liveCount -= 1
-    if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
-    entry.index = -1
-    if state.slots.count >= 16 && state.liveCount * 2 < state.slots.count {
-      var compacted = ContiguousArray<Entry?>()
-      compacted.reserveCapacity(state.liveCount * 2)
-      for case let live? in state.slots {
-        live.index = compacted.count
-        compacted.append(live)
-      }
-      state.slots = compacted
-    }
   }
 }
 
@@ -451,7 +656,7 @@ extension ObserverList where Payload: Sendable {
     }
     _ = released
     if !replayed.isEmpty { entry.finishReplay(replayed) }
-    if purgeDue { purgeAndCheckElsewhere(snapshot()) }
+    if purgeDue { purgeAndCheckElsewhere() }
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
 
@@ -464,26 +669,34 @@ extension ObserverList where Payload: Sendable {
   package func postRetaining(_ payload: Payload) {
     var first = true
     while true {
-      let (entries, replaced, released) = state.withLock {
-        state -> (ContiguousArray<Entry>?, Payload?, Released) in
-        var released = Released()
-        collectRetired(&state, into: &released)
+      let (hold, replaced) = state.withLock { state -> (Hold?, Payload?) in
         if state.retention.policy == .untilObserved && state.liveCount == 0 {
           state.retention.hold(payload)
-          return (nil, nil, released)
+          return (nil, nil)
         }
         let replaced = first ? state.retention.record(payload) : nil
-        return (publishedEntries(&state), replaced, released)
+        return (holdLocked(state), replaced)
       }
-      _ = (replaced, released)
-      guard let entries else { return }
+      _ = replaced
+      guard let hold else { return }
       var reached = false
       var sawDead = false
+      var needsPurge = false
       var context = PostContext()
-      for entry in entries {
-        if entry.deliver(payload, &context) { reached = true } else { sawDead = true }
+      for index in 0..<hold.count {
+        guard let entry = hold.entry(at: index) else { continue }
+        entry._withUnsafeGuaranteedRef { entry in
+          if entry.deliver(payload, &context) {
+            reached = true
+          } else {
+            // Cancelled since the post began: not reached, but already gone from the list.
+            sawDead = true
+            if !entry.isCancelled { needsPurge = true }
+          }
+        }
       }
-      if sawDead { purge(entries) }
+      leave(hold)
+      if needsPurge { purge() }
       guard !reached, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved
       else { return }
       first = false

@@ -160,25 +160,55 @@ final class NotificationChannel: Sendable {
       observers.post(posted)
       return
     }
-    let all = observers.snapshot()
-    let filtered = group.observers.snapshot()
-    var (nextAll, nextFiltered) = (0, 0)
     var (deadInAll, deadInFiltered) = (false, false)
-    // One post across both lists, so its main-actor handlers keep its order (guarantee 13).
-    var context = PostContext()
-    while nextAll < all.count || nextFiltered < filtered.count {
-      if nextFiltered == filtered.count
-        || (nextAll < all.count && all[nextAll].order < filtered[nextFiltered].order)
-      {
-        if !all[nextAll].deliver(posted, &context) { deadInAll = true }
-        nextAll += 1
-      } else {
-        if !filtered[nextFiltered].deliver(posted, &context) { deadInFiltered = true }
-        nextFiltered += 1
+    observers.withEntries { all in
+      group.observers.withEntries { filtered in
+        var (nextAll, nextFiltered) = (0, 0)
+        // One post across both lists, so its main-actor handlers keep its order (guarantee 13).
+        var context = PostContext()
+        while true {
+          let orderAll = Self.order(in: all, from: &nextAll)
+          let orderFiltered = Self.order(in: filtered, from: &nextFiltered)
+          guard orderAll != nil || orderFiltered != nil else { return }
+          if let orderAll, orderFiltered.map({ orderAll < $0 }) ?? true {
+            if !Self.deliver(posted, in: all, at: nextAll, &context) { deadInAll = true }
+            nextAll += 1
+          } else {
+            if !Self.deliver(posted, in: filtered, at: nextFiltered, &context) {
+              deadInFiltered = true
+            }
+            nextFiltered += 1
+          }
+        }
       }
     }
-    if deadInAll { observers.purge(all) }
-    if deadInFiltered { group.observers.purge(filtered) }
+    if deadInAll { observers.purge() }
+    if deadInFiltered { group.observers.purge() }
+  }
+
+  /// The registration order of the first entry of `entries` at or after `index`, which it
+  /// advances past cleared slots; `nil` past the end.
+  private static func order(
+    in entries: ObserverList<PostedNotification>.Entries, from index: inout Int
+  ) -> Int? {
+    while index < entries.count {
+      if let order = entries.withEntry(at: index, { $0?.order }) { return order }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Delivers to the entry in slot `index` of `entries`.
+  ///
+  /// - Returns: `false` when it is dead and not yet cancelled, so the caller purges.
+  private static func deliver(
+    _ posted: PostedNotification, in entries: ObserverList<PostedNotification>.Entries,
+    at index: Int, _ context: inout PostContext
+  ) -> Bool {
+    entries.withEntry(at: index) { entry in
+      guard let entry else { return true }
+      return entry.deliver(posted, &context) || entry.isCancelled
+    }
   }
 
   /// The group of the notification's sender, if it has one and the sender is the object the group

@@ -233,16 +233,58 @@ struct ObserverListTests {
     #expect(list.count == 0)
   }
 
-  @Test("a post after no change reuses the cached snapshot")
-  func snapshotIsCached() {
+  @Test("what a cancelled handler captured is released when cancel returns, with no post running")
+  func cancelReleasesCapturesAtOnce() {
     let list = ObserverList<Int>()
-    let token = subscribe(list) { _ in }
-    let first = list.snapshot()
-    let second = list.snapshot()
-    first.withUnsafeBufferPointer { a in
-      second.withUnsafeBufferPointer { b in #expect(a.baseAddress == b.baseAddress) }
+    let others = (0..<40).map { _ in subscribe(list) { _ in } }
+    list.post(0)
+    var captured: Tracked? = Tracked("captured")
+    let watch = Weak(captured)
+    let token = subscribe(list) { [captured] _ in withExtendedLifetime(captured) {} }
+    captured = nil
+    list.post(1)
+    #expect(watch.object != nil)
+    token.cancel()
+    #expect(watch.object == nil)
+    withExtendedLifetime((others, token)) {}
+  }
+
+  @Test("what a handler that cancels itself captured is released when the post returns")
+  func selfCancelReleasesAfterThePost() {
+    let list = ObserverList<Int>()
+    let before = subscribe(list) { _ in }
+    let tokenBox = Recorder<Subscription>()
+    var captured: Tracked? = Tracked("captured")
+    let watch = Weak(captured)
+    let token = subscribe(list) { [captured] _ in
+      withExtendedLifetime(captured) {}
+      tokenBox.values.first?.cancel()
     }
-    withExtendedLifetime(token) {}
+    tokenBox.record(token)
+    captured = nil
+    let after = subscribe(list) { _ in }
+    list.post(1)
+    // The post held the storage when the handler cancelled: the slot waited for the post to
+    // leave, and the post that left last released it.
+    #expect(watch.object == nil)
+    #expect(token.isCancelled)
+    withExtendedLifetime((before, after)) {}
+  }
+
+  @Test("registrations and removals far beyond the first storage keep order and release what left")
+  func growthAndCompactionKeepOrder() {
+    let list = ObserverList<Int>()
+    let log = Recorder<Int>()
+    var tokens: [Int: Subscription] = [:]
+    for value in 0..<200 { tokens[value] = subscribe(list) { _ in log.record(value) } }
+    for value in stride(from: 0, to: 200, by: 3) { tokens[value]?.cancel() }
+    for value in 200..<260 { tokens[value] = subscribe(list) { _ in log.record(value) } }
+    for value in stride(from: 1, to: 260, by: 3) { tokens[value]?.cancel() }
+    list.post(0)
+    let expected = (0..<260).filter { $0 % 3 == 2 || ($0 >= 200 && $0 % 3 == 0) }
+    #expect(log.values == expected)
+    #expect(list.count == expected.count)
+    withExtendedLifetime(tokens) {}
   }
 
   @Test("what a cancelled handler captured is released once the posts reading it have ended")
