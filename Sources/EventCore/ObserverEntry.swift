@@ -160,7 +160,14 @@ public import Synchronization
   /// registration whose observer died, until its actor learns of it (``invokeOnItsActor(_:)``,
   /// or the check ``ObserverList`` schedules there). Swift can tell synchronously only whether
   /// code runs on the main actor, so another actor learns of it in its own deliveries.
-  @usableFromInline package var isAlive: Bool {
+  @inlinable package var isAlive: Bool {
+    // The common case without a switch that copies the kind's payload (a queue, an actor).
+    if case .synchronous = delivery.kind { return isAliveWhereItRuns }
+    return isAliveElsewhere
+  }
+
+  /// ``isAlive`` for every delivery but `.synchronous`.
+  @usableFromInline var isAliveElsewhere: Bool {
     switch delivery.kind {
     case .mainActor(isolated: true) where !MainActorDetection.isOnMainActor:
       return !isCancelled
@@ -173,7 +180,7 @@ public import Synchronization
 
   /// Whether the registration may still be invoked, checking everything: on the thread its
   /// delivery runs it on, or on any thread for a nonisolated one.
-  @usableFromInline var isAliveWhereItRuns: Bool {
+  @inlinable var isAliveWhereItRuns: Bool {
     guard liveness.isLive else { return false }
     if case .bound = handler { return observer != nil }
     return true

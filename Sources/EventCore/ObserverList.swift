@@ -69,6 +69,11 @@ public import Synchronization
     @usableFromInline var pending: [Int] = []
     /// Storages replaced while posts held them; released once none does.
     @usableFromInline var retired: [ObserverStorage] = []
+    /// At most the priority of the last registered entry (`Int.max` when there was none): an
+    /// entry of this priority or lower goes to the end without a search. Removals leave it as
+    /// it is, which only ever makes it lower than the last entry's: a search then finds the
+    /// place.
+    @usableFromInline var tailPriority = Int.max
     /// Inserts since the last purge; an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge = 0
     /// What the list keeps for later registrations (an `Event`'s replay).
@@ -89,7 +94,7 @@ public import Synchronization
     /// one.
     @usableFromInline var entry: Entry?
 
-    @usableFromInline init(entries: [Entry] = [], entry: Entry? = nil) {
+    @inlinable init(entries: [Entry] = [], entry: Entry? = nil) {
       self.entries = entries
       self.entry = entry
     }
@@ -276,11 +281,21 @@ public import Synchronization
   /// weak load off their actor (guarantee 12).
   @inlinable
   func purgeAndCheckElsewhere() {
-    let entries = snapshot()
-    purge(entries)
-    for entry in entries where !entry.mayLoadReferencesHere && !entry.isCancelled {
-      entry.checkOnItsActor()
+    let hold = hold()
+    var dead: [Entry] = []
+    for index in 0..<hold.count {
+      guard let entry = hold.entry(at: index) else { continue }
+      entry._withUnsafeGuaranteedRef { entry in
+        guard !entry.isCancelled else { return }
+        if !entry.isAlive {
+          dead.append(entry)
+        } else if !entry.mayLoadReferencesHere {
+          entry.checkOnItsActor()
+        }
+      }
     }
+    leave(hold)
+    purge(dead)
   }
 
   /// Inserts under the lock; what it replaces goes to `released`.
@@ -308,7 +323,11 @@ public import Synchronization
   func place(_ entry: Entry, in state: inout State, releasing released: inout Released) {
     let storage = state.storage
     let count = storage.count.load(ordering: .relaxed)
-    let position = insertionIndex(for: entry.priority, in: storage, count: count)
+    let priority = entry.priority
+    let position =
+      priority <= state.tailPriority
+      ? count : insertionIndex(for: priority, in: storage, count: count)
+    if position == count { state.tailPriority = priority }
     if position == count && count < storage.capacity {
       entry.index = count
       storage.slots[count] = ObserverStorage.retainedBits(entry)
@@ -318,21 +337,25 @@ public import Synchronization
     rebuild(&state, inserting: entry, at: position, releasing: &released)
   }
 
-  /// The slot after the last entry whose priority is at least `priority`.
+  /// The slot of the first entry of a lower priority than `priority` after the last one of
+  /// `priority` or higher; the next free slot if there is none.
   ///
   /// - Complexity: O(1) when `priority` is not above the last entry's (every entry of a list
   ///   that uses no priorities); O(*n*) otherwise.
   @inlinable
   func insertionIndex(for priority: Int, in storage: ObserverStorage, count: Int) -> Int {
+    // Cleared slots do not count: after them, the next free slot is as good as any.
     var position = count
-    while position > 0 {
-      let bits = storage.slots[position - 1]
+    var index = count
+    while index > 0 {
+      let bits = storage.slots[index - 1]
       if bits != 0 {
         let before = Unmanaged<Entry>.fromOpaque(
           UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
         if before._withUnsafeGuaranteedRef({ $0.priority }) >= priority { break }
+        position = index - 1
       }
-      position -= 1
+      index -= 1
     }
     return position
   }
@@ -354,9 +377,11 @@ public import Synchronization
     let live = state.liveCount + (inserting == nil ? 0 : 1)
     let storage = ObserverStorage(capacity: max(4, live * 2))
     var next = 0
+    state.tailPriority = Int.max
     func append(_ entry: Entry, bits: UInt) {
       entry.index = next
       storage.slots[next] = bits
+      state.tailPriority = entry.priority
       next += 1
     }
     for index in 0...count {
