@@ -52,8 +52,24 @@ import Synchronization
   /// Main-actor calls queued and not yet run: a notify on the main actor runs the observer
   /// inline only when nothing is queued for it, so it never overtakes an earlier notify.
   let queuedOnMain = Atomic<Int>(0)
-  let mailbox = Lock(Mailbox())
-  let asyncMailbox = Lock(AsyncMailbox())
+  /// The calls waiting for the observer, made by the first call that waits: a synchronous
+  /// registration never needs them, and two locks per registration cost four allocations and a
+  /// generic metadata lookup each time (callgrind, `churn.broadcaster/1000`).
+  private let mailboxes = LazyReference()
+
+  private final class Mailboxes: Sendable {
+    let calls = Lock(Mailbox())
+    let asyncCalls = Lock(AsyncMailbox())
+  }
+
+  private var created: Mailboxes {
+    mailboxes.load(as: Mailboxes.self) ?? mailboxes.storeIfNil(Mailboxes())
+  }
+
+  /// The calls queued for the observer, in notify order.
+  var mailbox: Lock<Mailbox> { created.calls }
+  /// The async-body calls queued for the observer, in notify order.
+  var asyncMailbox: Lock<AsyncMailbox> { created.asyncCalls }
   /// The executor that makes an async body start on a `.queue(q)` registration's queue.
   let queueExecutor: QueueExecutor?
 
