@@ -26,6 +26,10 @@ public import Synchronization
   /// A weak load: read it outside any lock.
   @exclusivity(unchecked) @usableFromInline package private(set) weak var observer: AnyObject?
   @usableFromInline let handler: Handler
+  /// A closure registration's handler again, outside the enum: a post calls it borrowed from
+  /// the entry, where switching over `handler` copied the payload (a retain and a release of
+  /// the closure's context per call, about 40 instructions; callgrind, `event.subscribe/1000`).
+  @usableFromInline let plain: ((Payload) -> Void)?
 
   /// The entry's place in registration order among the entries of several lists that one post
   /// delivers from together (EventRAII keeps one list per sender beside the list of observers of
@@ -88,6 +92,7 @@ public import Synchronization
     self.key = nil
     self.observer = nil
     self.handler = .plain(handler)
+    self.plain = handler
     super.init()
   }
 
@@ -138,6 +143,7 @@ public import Synchronization
     self.handler = .bound { object, payload in
       handler(unsafeDowncast(object, to: Observer.self), payload)
     }
+    self.plain = nil
     super.init()
   }
 
@@ -255,14 +261,14 @@ public import Synchronization
     #if DEBUG
       IsolatedHandler.assertIsolated(delivery.kind)
     #endif
-    switch handler {
-    case .plain(let body):
-      body(payload)
-    case .bound(let body):
-      // The strong reference taken here keeps the observer alive for the call only.
-      guard let observer else { return false }
-      body(observer, payload)
+    if let plain {
+      plain(payload)
+      return true
     }
+    guard case .bound(let body) = handler else { return true }
+    // The strong reference taken here keeps the observer alive for the call only.
+    guard let observer else { return false }
+    body(observer, payload)
     return true
   }
 
