@@ -93,6 +93,8 @@ public import Synchronization
     /// One entry, without the allocation of an array: an unregistration or a replacement drops
     /// one.
     @usableFromInline var entry: Entry?
+    /// Whether the mutation recorded a change of ``isObserved`` for its handlers.
+    @usableFromInline var changedObservation = false
 
     @inlinable init(entries: [Entry] = [], entry: Entry? = nil) {
       self.entries = entries
@@ -138,6 +140,10 @@ public import Synchronization
   @usableFromInline let readers = Atomic<Int>(0)
   /// Whether pending slots or retired storages wait for the posts that hold them to leave.
   @usableFromInline let needsCleanup = Atomic<Bool>(false)
+  /// `State.liveCount`, for ``isObserved`` without the lock. Written under the lock.
+  @usableFromInline let liveCount = Atomic<Int>(0)
+  /// The ``ObservedChanges`` of ``onObservedChange(_:)``, made by its first call.
+  @usableFromInline let observedChanges = LazyReference()
 
   /// Creates an empty list.
   ///
@@ -206,7 +212,7 @@ public import Synchronization
       tidy(&state, into: &released)
       return released
     }
-    _ = released
+    finish(released)
   }
 
   /// Takes ``published`` down, then tells whether no post holds the current storage or can be
@@ -270,7 +276,7 @@ public import Synchronization
       let purgeDue = insert(entry, into: &state, releasing: &released)
       return (released, purgeDue)
     }
-    _ = released
+    finish(released)
     if purgeDue { purgeAndCheckElsewhere() }
   }
 
@@ -310,6 +316,8 @@ public import Synchronization
     }
     place(entry, in: &state, releasing: &released)
     state.liveCount += 1
+    liveCount.store(state.liveCount, ordering: .releasing)
+    if state.liveCount == 1 { recordObservation(true, into: &released) }
     if let key = entry.key { state.byKey[key] = entry }
     state.insertsSincePurge += 1
     let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
@@ -445,7 +453,7 @@ public import Synchronization
       remove(entry, from: &state, releasing: &released)
       return released
     }
-    _ = released
+    if let released { finish(released) }
   }
 
   /// Ends the keyed registration of `observer`, if it has one.
@@ -459,7 +467,7 @@ public import Synchronization
       remove(entry, from: &state, releasing: &released)
       return released
     }
-    _ = released
+    finish(released)
   }
 
   /// Ends every registration.
@@ -472,13 +480,15 @@ public import Synchronization
       for entry in entries.reversed() { state.retention.giveBack(entry.takeUnstarted()) }
       for entry in entries { entry.index = -1 }
       var released = Released()
+      if state.liveCount > 0 { recordObservation(false, into: &released) }
       state.liveCount = 0
+      liveCount.store(0, ordering: .releasing)
       state.byKey = [:]
       state.insertsSincePurge = 0
       rebuild(&state, releasing: &released)
       return released
     }
-    _ = released
+    finish(released)
   }
 
   /// Calls `body` with every registered entry of the current storage and its slot; under the
@@ -508,6 +518,8 @@ public import Synchronization
       state.retention.giveBack(entry.takeUnstarted())
     }
     state.liveCount -= 1
+    liveCount.store(state.liveCount, ordering: .releasing)
+    if state.liveCount == 0 { recordObservation(false, into: &released) }
     if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
     let index = entry.index
     entry.index = -1
@@ -519,6 +531,38 @@ public import Synchronization
     state.pending.append(index)
     needsCleanup.store(true, ordering: .sequentiallyConsistent)
     tidy(&state, into: &released)
+  }
+
+  /// Records that the list gained its first live registration or lost its last, for the
+  /// handlers of ``onObservedChange(_:)``; under the lock.
+  @inlinable
+  func recordObservation(_ isObserved: Bool, into released: inout Released) {
+    guard let changes = observedChanges.load(as: ObservedChanges.self) else { return }
+    changes.record(isObserved)
+    released.changedObservation = true
+  }
+
+  /// Ends a mutation after the lock: delivers the change of ``isObserved`` it recorded, if any;
+  /// the caller then drops what it released.
+  @inlinable
+  func finish(_ released: borrowing Released) {
+    if released.changedObservation {
+      observedChanges.load(as: ObservedChanges.self)?.deliver()
+    }
+  }
+
+  /// Whether any live registration exists, as far as the list knows: an observer's death
+  /// counts once a post, a count or an insert has purged it.
+  @inlinable package var isObserved: Bool { liveCount.load(ordering: .acquiring) > 0 }
+
+  /// Calls `handler` with `true` when the list gains its first live registration and `false`
+  /// when it loses its last, from now on, in order, outside every lock; see ``ObservedChanges``.
+  package func onObservedChange(_ handler: @escaping @Sendable (Bool) -> Void) -> Subscription {
+    let changes = state.withLock { _ in
+      observedChanges.load(as: ObservedChanges.self)
+        ?? observedChanges.storeIfNil(ObservedChanges())
+    }
+    return changes.add(handler)
   }
 
   // MARK: Reading
@@ -579,7 +623,7 @@ public import Synchronization
   /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
   ///
   /// For payloads that cannot cross threads.
-  @usableFromInline package func postSynchronously(_ payload: Payload) {
+  @usableFromInline @discardableResult package func postSynchronously(_ payload: Payload) -> Int {
     forEachEntry { $0.invoke(payload) }
   }
 
@@ -588,17 +632,26 @@ public import Synchronization
   ///
   /// The building block of every post; `body` should call the entry's `invoke` or `deliver`. It
   /// receives each entry without a retain: the storage holds it until the loop ends.
-  @inlinable
-  package func forEachEntry(_ body: (Entry) -> Bool) {
+  ///
+  /// - Returns: The number of entries for which `body` returned `true`.
+  @inlinable @discardableResult
+  package func forEachEntry(_ body: (Entry) -> Bool) -> Int {
     let hold = hold()
     var sawDead = false
+    var reached = 0
     for index in 0..<hold.count {
       guard let entry = hold.entry(at: index) else { continue }
-      let isDead = entry._withUnsafeGuaranteedRef { !body($0) && !$0.isCancelled }
-      if isDead { sawDead = true }
+      entry._withUnsafeGuaranteedRef { entry in
+        if body(entry) {
+          reached += 1
+        } else if !entry.isCancelled {
+          sawDead = true
+        }
+      }
     }
     leave(hold)
     if sawDead { purge() }
+    return reached
   }
 
   /// Drops the dead entries, walking the storage in place. The liveness checks, which load weak
@@ -629,7 +682,7 @@ public import Synchronization
       }
       return released
     }
-    _ = released
+    finish(released)
   }
 }
 
@@ -638,10 +691,12 @@ extension ObserverList where Payload: Sendable {
   ///
   /// Handlers added during the post get the next one; handlers cancelled during it, and
   /// observers released by an earlier handler, are skipped.
-  @inlinable
-  package func post(_ payload: Payload) {
+  ///
+  /// - Returns: The number of registrations reached (called or queued).
+  @inlinable @discardableResult
+  package func post(_ payload: Payload) -> Int {
     var context = PostContext()
-    forEachEntry { $0.deliver(payload, &context) }
+    return forEachEntry { $0.deliver(payload, &context) }
   }
 
   /// Registers `entry`, first delivering to it what the list retains, through its own delivery.
@@ -679,7 +734,7 @@ extension ObserverList where Payload: Sendable {
       let purgeDue = insert(entry, into: &state, releasing: &released)
       return (replayed, released, purgeDue)
     }
-    _ = released
+    finish(released)
     if !replayed.isEmpty { entry.finishReplay(replayed) }
     if purgeDue { purgeAndCheckElsewhere() }
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
@@ -687,11 +742,14 @@ extension ObserverList where Payload: Sendable {
 
   /// Delivers `payload` as ``post(_:)`` does, and retains it as the list's ``Retention`` says.
   ///
+  /// - Returns: The number of registrations reached (called or queued); 0 for a payload held.
+  ///
   /// With `.untilObserved`, a post that no live registration receives is held for the next
   /// registration: one made while the list is empty, and one whose every registration turns out
   /// dead (its observer gone) when it is delivered.
   @inlinable
-  package func postRetaining(_ payload: Payload) {
+  @discardableResult
+  package func postRetaining(_ payload: Payload) -> Int {
     var first = true
     while true {
       let (hold, replaced) = state.withLock { state -> (Hold?, Payload?) in
@@ -703,8 +761,8 @@ extension ObserverList where Payload: Sendable {
         return (holdLocked(state), replaced)
       }
       _ = replaced
-      guard let hold else { return }
-      var reached = false
+      guard let hold else { return 0 }
+      var reached = 0
       var sawDead = false
       var needsPurge = false
       var context = PostContext()
@@ -712,7 +770,7 @@ extension ObserverList where Payload: Sendable {
         guard let entry = hold.entry(at: index) else { continue }
         entry._withUnsafeGuaranteedRef { entry in
           if entry.deliver(payload, &context) {
-            reached = true
+            reached += 1
           } else {
             // Cancelled since the post began: not reached, but already gone from the list.
             sawDead = true
@@ -722,8 +780,8 @@ extension ObserverList where Payload: Sendable {
       }
       leave(hold)
       if needsPurge { purge() }
-      guard !reached, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved
-      else { return }
+      guard reached == 0, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved
+      else { return reached }
       first = false
     }
   }

@@ -376,14 +376,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Thread-safe, from any thread or queue, including from a handler of this event.
   ///
   /// - Parameter payload: The value handed to every handler.
+  /// - Returns: The number of registrations the post reached (called, or queued where their
+  ///   delivery or isolation says); 0 means nobody was listening. A post that an
+  ///   ``Replay/untilObserved`` event holds for a later registration returns 0.
   /// - Complexity: O(*n*) in the number of registrations.
-  @inlinable
-  public func post(_ payload: Payload) {
-    if list.retains {
-      list.postRetaining(payload)
-    } else {
-      list.post(payload)
-    }
+  @inlinable @discardableResult
+  public func post(_ payload: Payload) -> Int {
+    list.retains ? list.postRetaining(payload) : list.post(payload)
   }
 
   /// Delivers the payload's elements, given one by one: `post()` for `Event<Void>`,
@@ -393,8 +392,10 @@ public final class Event<Payload: Sendable>: Sendable {
   /// payloads are posted as a tuple: `post((name: "a", count: 1))`.
   ///
   /// - Parameter element: The payload's elements, in order.
+  /// - Returns: The number of registrations the post reached, as ``post(_:)-(Payload)`` says.
   /// - Complexity: O(*n*) in the number of registrations.
-  public func post<each Element>(_ element: repeat each Element)
+  @discardableResult
+  public func post<each Element>(_ element: repeat each Element) -> Int
   where Payload == (repeat each Element) {
     post((repeat each element))
   }
