@@ -4,7 +4,8 @@ import Foundation
 func allCases() -> [BenchmarkCase] {
   baselineCases() + foundationCases() + eventsDeliveryCases() + foundationSenderCases()
     + raiiSenderCases() + conditionsCases()
-    + queueCases() + churnCases() + contentionCases() + progressCases() + additionsCases()
+    + queueCases() + churnCases() + churnPostCases() + contentionCases() + progressCases()
+    + additionsCases()
 }
 
 struct Options {
