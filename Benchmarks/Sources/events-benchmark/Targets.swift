@@ -150,8 +150,10 @@ func limitCheck(
   }
   return TargetCheck(
     issue: issue, target: target, met: measured.allSatisfy { $0.1 <= $0.2 },
-    detail: measured.map { "\($0.0) \(format(ratio: $0.1)) (limit \(format(ratio: $0.2)))" }
-      .joined(separator: ", "))
+    detail: measured.map { label, value, limit in
+      (label.isEmpty ? "" : "\(label) ") + "\(format(ratio: value)) (limit \(format(ratio: limit)))"
+    }
+    .joined(separator: ", "))
 }
 
 /// The targets of issue 14, "Once, replay and async handlers": its cases against Foundation's
