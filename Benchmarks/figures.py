@@ -4,6 +4,9 @@
     python3 Benchmarks/figures.py           # rewrite the generated blocks from results.json
     python3 Benchmarks/figures.py --check   # fail if a block differs from what results.json says
 
+With Benchmarks/instructions.json (written by Benchmarks/instructions.sh under callgrind), the
+targets table gets a column of instructions per operation and their ratios; without it, none.
+
 Every figure the README and Docs/Events.docc/Performance.md quote comes from
 Benchmarks/results.json (written by `events-benchmark --json=Benchmarks/results.json`), so the
 two pages can never quote different runs. Each generated block sits between
@@ -28,6 +31,9 @@ import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "Benchmarks", "results.json")
+# Written by Benchmarks/instructions.sh (callgrind); optional: without it the targets table has
+# no instruction column, so neither the pages nor --check need valgrind.
+INSTRUCTIONS = os.path.join(ROOT, "Benchmarks", "instructions.json")
 PAGES = {
     "README.md": ["readme-performance"],
     "Docs/Events.docc/Performance.md": ["performance-results"],
@@ -204,11 +210,47 @@ def figures(run):
     split("progress_nc",
           ratio_of(run.spread("progress.broadcaster"), run.spread("progress.nc")))
 
-    f["targets"] = "\n".join(
-        f"| {target['issue']} | {target['target']} | {'yes' if target['met'] else 'no'} "
-        f"| {target['detail'].strip()} |"
-        for target in run.report["targets"])
+    f["targets"] = targets_table(run.report["targets"], instructions())
     return f
+
+
+def instructions():
+    """{case id: Ir per operation} from instructions.json, or None when there is none."""
+    if not os.path.exists(INSTRUCTIONS):
+        return None
+    with open(INSTRUCTIONS, encoding="utf-8") as file:
+        return json.load(file)
+
+
+def instruction_cell(target, counts):
+    """Each ratio of the target as `label 4,512 / 5,815 Ir = 0.78x`, where both are counted."""
+    parts = []
+    for ratio in target.get("ratios") or []:
+        subject, baseline = counts.get(ratio["subject"]), counts.get(ratio["baseline"])
+        if subject is None or not baseline:
+            continue
+        label = f"{ratio['label']} " if ratio["label"] else ""
+        parts.append(f"{label}{subject:,.0f} / {baseline:,.0f} Ir = {subject / baseline:.2f}x")
+    return ", ".join(parts)
+
+
+def targets_table(targets, counts):
+    """The targets table; with instruction counts, a column of Ir/op and their ratio beside the
+    wall-time figures (callgrind's counts come from their own run, not the timed one)."""
+    rows = []
+    for target in targets:
+        # A target whose cases did not run has no "met" in the JSON.
+        met = {True: "yes", False: "no", None: "not run"}[target.get("met")]
+        cells = [str(target["issue"]), target["target"], met, target["detail"].strip()]
+        if counts is not None:
+            cells.append(instruction_cell(target, counts))
+        rows.append("| " + " | ".join(cells) + " |")
+    if counts is None:
+        header = "| Issue | Target | Met | Figures |\n|---|---|---|---|"
+    else:
+        header = ("| Issue | Target | Met | Figures | Instructions per operation (callgrind) |\n"
+                  "|---|---|---|---|---|")
+    return "\n".join([header] + rows)
 
 
 TEMPLATES = {}
@@ -326,8 +368,6 @@ that closure, so prefer the closure form wherever the method is not written at t
 
 The benchmark checks the performance targets of the project's issues against the same run:
 
-| Issue | Target | Met | Figures |
-|---|---|---|---|
 {targets}
 
 - A sender-filtered observation pays for Foundation's delivery of the post to EventRAII's one

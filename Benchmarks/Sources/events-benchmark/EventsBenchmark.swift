@@ -4,7 +4,8 @@ import Foundation
 func allCases() -> [BenchmarkCase] {
   baselineCases() + foundationCases() + eventsDeliveryCases() + foundationSenderCases()
     + raiiSenderCases() + conditionsCases()
-    + queueCases() + churnCases() + contentionCases() + progressCases() + additionsCases()
+    + queueCases() + churnCases() + churnPostCases() + contentionCases() + progressCases()
+    + additionsCases()
 }
 
 struct Options {
@@ -17,6 +18,8 @@ struct Options {
   var single: (id: String, iterations: Int)?
   /// `--charts=DIR`: where to write the SVG charts of the run.
   var charts: String?
+  /// `--instructions=PATH`: instruction counts to show in the targets table.
+  var instructions: String?
   /// `charts JSON DIR`: draws the charts of an earlier run's JSON, runs nothing.
   var chartsOnly: (json: String, directory: String)?
 }
@@ -27,6 +30,7 @@ struct UsageError: Error, CustomStringConvertible {
 
 let usage = """
   usage: events-benchmark [--filter SUBSTRING]... [--json[=PATH]] [--samples K] [--sample-ms MS]
+                          [--charts=DIR] [--instructions=PATH]
          events-benchmark --list
          events-benchmark single CASE ITERATIONS
          events-benchmark charts JSON DIRECTORY
@@ -38,6 +42,8 @@ let usage = """
     --samples K         samples per case (default 7, at least 5)
     --sample-ms MS      target duration of one sample of a loop case (default 40)
     --charts=DIR        write SVG charts of the run into DIR (delivery.svg, churn.svg)
+    --instructions=PATH show the instructions per operation in PATH (written by
+                        Benchmarks/instructions.sh) beside the targets' ratios
     --list              print every case id
     single CASE ITERS   run CASE's loop ITERS times and nothing else (for callgrind)
     charts JSON DIR     draw the charts of the run saved in JSON (--json=PATH) into DIR
@@ -69,6 +75,8 @@ func parse(_ arguments: [String]) throws(UsageError) -> Options {
       options.json = String(argument.dropFirst("--json=".count))
     case _ where argument.hasPrefix("--charts="):
       options.charts = String(argument.dropFirst("--charts=".count))
+    case _ where argument.hasPrefix("--instructions="):
+      options.instructions = String(argument.dropFirst("--instructions=".count))
     case "--samples":
       guard let value = rest.popFirst().flatMap({ Int($0) }), value >= 5 else {
         throw UsageError(description: "--samples needs a number of at least 5\n\n" + usage)
@@ -160,6 +168,11 @@ enum EventsBenchmark {
       let counter =
         try selfTestAllocationCounter()
         ?? "Allocations are not counted on this platform (the interposer needs glibc)."
+      // Read before the run, so that a wrong path fails at once rather than after it.
+      let instructions = try options.instructions.map { path in
+        try JSONDecoder().decode(
+          [String: Double].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+      }
       let cases = select(allCases(), filters: options.filters)
       guard !cases.isEmpty else { throw UsageError(description: "no case matches the filter") }
       let start = Date()
@@ -180,13 +193,13 @@ enum EventsBenchmark {
       }
       switch options.json {
       case nil:
-        print(table(report))
+        print(table(report, instructions: instructions))
       case ""?:
         FileHandle.standardOutput.write(try json(report))
         print()
       case let path?:
         try json(report).write(to: URL(fileURLWithPath: path))
-        print(table(report))
+        print(table(report, instructions: instructions))
       }
     } catch {
       standardError("\(error)")

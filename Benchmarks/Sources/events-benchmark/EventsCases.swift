@@ -222,3 +222,46 @@ func churnCases() -> [BenchmarkCase] {
       }),
   ]
 }
+
+/// A registration change and the post that follows it, with 1,000 observers: what a server that
+/// subscribes, posts and cancels per request pays, compared with a snapshot's post alone.
+func churnPostCases() -> [BenchmarkCase] {
+  let others = 1000
+  return [
+    BenchmarkCase(
+      "churn.post.subscribe", observers: others, perObserver: false,
+      title: "EventTyped Event.subscribe + Subscription.cancel, then one Event.post to 1,000 "
+        + "token-held closures",
+      comparisons: Comparisons(mutex: "baseline.mutex"),
+      body: .loop {
+        let event = Event<Int>()
+        let tokens = (0..<others).map { _ in event.subscribe { bench_consume($0) } }
+        return Loop { iterations in
+          for value in 0..<iterations {
+            event.subscribe { bench_consume($0) }.cancel()
+            event.post(value)
+          }
+          withExtendedLifetime(tokens) {}
+        }
+      }),
+    BenchmarkCase(
+      "churn.post.broadcaster", observers: others, perObserver: false,
+      title: "EventBroadcast Broadcaster.register + unregister, then one notify to 1,000 "
+        + "weak observers",
+      comparisons: Comparisons(weak: "baseline.weak"),
+      body: .loop {
+        let broadcaster = Broadcaster()
+        let targets = makeTargets(others)
+        for target in targets { broadcaster.register((any BenchObserver).self, observer: target) }
+        let target = Target()
+        return Loop { iterations in
+          for _ in 0..<iterations {
+            broadcaster.register((any BenchObserver).self, observer: target)
+            broadcaster.unregister((any BenchObserver).self, observer: target)
+            broadcaster.notify((any BenchObserver).self) { $0.receive(1) }
+          }
+          withExtendedLifetime((targets, target)) {}
+        }
+      }),
+  ]
+}

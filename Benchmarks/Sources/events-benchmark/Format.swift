@@ -30,3 +30,16 @@ func format(allocations: Double?) -> String {
   if allocations < 0.01 { return String(format: "%.4f", allocations) }
   return format(allocations)
 }
+
+/// A count of instructions, rounded, with thousands separators: `4,512`.
+func format(instructions: Double) -> String {
+  let rounded = Int(instructions.rounded())
+  var rest = rounded.magnitude
+  var groups = [String]()
+  repeat {
+    let group = rest % 1000
+    rest /= 1000
+    groups.append(rest > 0 ? String(format: "%03d", Int(group)) : String(group))
+  } while rest > 0
+  return (rounded < 0 ? "-" : "") + groups.reversed().joined(separator: ",")
+}

@@ -10,7 +10,10 @@ struct Report: Codable, Sendable {
 }
 
 /// The table, in Markdown so that it can be pasted into the docs as it is.
-func table(_ report: Report) -> String {
+/// Given `instructions` (per operation, by case id, as `instructions.sh` writes them and
+/// `--instructions=PATH` reads them), the targets table gives them, and their ratio, beside
+/// each ratio a target limits.
+func table(_ report: Report, instructions: [String: Double]? = nil) -> String {
   var lines = [
     report.machine, report.settings, report.counter, "",
     "Times are medians of the samples; ratios are this row's median over the baseline's in the "
@@ -56,13 +59,33 @@ func table(_ report: Report) -> String {
     lines.append("- `\(result.family)`: \(result.title).\(scope)")
   }
   if !report.targets.isEmpty {
-    lines += ["", "| Issue | Target | Met | Figures |", "|--:|---|---|---|"]
+    lines +=
+      instructions == nil
+      ? ["", "| Issue | Target | Met | Figures |", "|--:|---|---|---|"]
+      : [
+        "", "| Issue | Target | Met | Figures | Instructions per operation (callgrind) |",
+        "|--:|---|---|---|---|",
+      ]
     for check in report.targets {
       let met = check.met.map { $0 ? "yes" : "**no**" } ?? "not run"
-      lines.append("| \(check.issue) | \(check.target) | \(met) | \(check.detail) |")
+      let counted = instructions.map { " \(instructionCell(check, $0)) |" } ?? ""
+      lines.append("| \(check.issue) | \(check.target) | \(met) | \(check.detail) |" + counted)
     }
   }
   return lines.joined(separator: "\n")
+}
+
+/// Each ratio of `check` as `label 4,512 / 5,815 Ir = 0.78x`, where both cases were counted.
+func instructionCell(_ check: TargetCheck, _ instructions: [String: Double]) -> String {
+  (check.ratios ?? []).compactMap { ratio -> String? in
+    guard let subject = instructions[ratio.subject], let baseline = instructions[ratio.baseline],
+      baseline > 0
+    else { return nil }
+    let label = ratio.label.isEmpty ? "" : "\(ratio.label) "
+    return "\(label)\(format(instructions: subject)) / \(format(instructions: baseline)) Ir = "
+      + format(ratio: subject / baseline)
+  }
+  .joined(separator: ", ")
 }
 
 func json(_ report: Report) throws -> Data {

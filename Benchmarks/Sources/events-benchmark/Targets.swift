@@ -1,10 +1,22 @@
-/// One target of an issue (7 or 13), checked against the figures of the run.
+/// One target of an issue (7, 13, 14 or 21), checked against the figures of the run.
 struct TargetCheck: Codable, Sendable {
   var issue = 7
   let target: String
   /// `nil` when the run did not include the cases it needs.
   let met: Bool?
   let detail: String
+  /// The case-over-baseline ratios the target limits, by case id, so that other figures of
+  /// the same two cases (callgrind's instruction counts) can be put beside the wall times.
+  /// `nil` in the targets written before issue 21 and in runs saved before it.
+  var ratios: [TargetRatio]? = nil
+}
+
+/// One ratio a target limits: `subject`'s median over `baseline`'s, at most `limit`.
+struct TargetRatio: Codable, Sendable {
+  let label: String
+  let subject: String
+  let baseline: String
+  let limit: Double
 }
 
 /// Checks every target whose cases ran.
@@ -125,7 +137,7 @@ func checkTargets(_ results: [CaseResult]) -> [TargetCheck] {
     below("Progress: 1,000 register+notify work items under 1 s", "progress.broadcaster", 1000))
   checks.append(
     below("A conditioner arrival (check) under 100 ns uncontended", "receiver.check/1", 100))
-  return checks + issue13Targets(results) + issue14Targets(results)
+  return checks + issue13Targets(results) + issue14Targets(results) + issue21Targets(results)
 }
 
 /// A target met when every measured ratio is at most its limit; "not run" when one is missing.
@@ -138,8 +150,10 @@ func limitCheck(
   }
   return TargetCheck(
     issue: issue, target: target, met: measured.allSatisfy { $0.1 <= $0.2 },
-    detail: measured.map { "\($0.0) \(format(ratio: $0.1)) (limit \(format(ratio: $0.2)))" }
-      .joined(separator: ", "))
+    detail: measured.map { label, value, limit in
+      (label.isEmpty ? "" : "\(label) ") + "\(format(ratio: value)) (limit \(format(ratio: limit)))"
+    }
+    .joined(separator: ", "))
 }
 
 /// The targets of issue 14, "Once, replay and async handlers": its cases against Foundation's
@@ -269,6 +283,120 @@ func issue13Targets(_ results: [CaseResult]) -> [TargetCheck] {
     check(
       "No regression: event.subscribe within 1.3x of the Mutex snapshot at every N",
       observerCounts.map { ("N=\($0)", ratio("event.subscribe/\($0)", "mutex"), 1.3) }))
+  return checks
+}
+
+/// The targets of issue 21, "Registration at the speed of a post": registration changes and
+/// the post after one against Foundation and the snapshot baselines, and the post path and
+/// contention as the issue's table and "Targets" list set them.
+func issue21Targets(_ results: [CaseResult]) -> [TargetCheck] {
+  let byID = Dictionary(results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  func check(_ target: String, _ parts: [TargetRatio]) -> TargetCheck {
+    var check = limitCheck(
+      issue: 21, target,
+      parts.map { part in
+        let value = byID[part.subject].flatMap { subject in
+          byID[part.baseline].flatMap { baseline in
+            baseline.statistic.median > 0
+              ? subject.statistic.median / baseline.statistic.median : nil
+          }
+        }
+        return (part.label, value, part.limit)
+      })
+    check.ratios = parts
+    return check
+  }
+  let churnLimits = [("subscribe", 0.4), ("register", 0.5), ("broadcaster", 0.5), ("raii", 0.5)]
+  var checks = [
+    check(
+      "Churn: each churn case against Foundation's add + remove (churn.nc), 1,000 others",
+      churnLimits.map { name, limit in
+        TargetRatio(
+          label: name, subject: "churn.\(name)/1000", baseline: "churn.nc/1000", limit: limit)
+      })
+  ]
+  let allocations = ["subscribe", "register"].map { name in
+    (name, byID["churn.\(name)/1000"]?.allocationsPerOperation)
+  }
+  let allocationTarget = "Churn: subscribe and register at most 2 allocations each"
+  checks.append(
+    allocations.contains { $0.1 == nil }
+      ? TargetCheck(issue: 21, target: allocationTarget, met: nil, detail: "not run")
+      : TargetCheck(
+        issue: 21, target: allocationTarget,
+        met: allocations.allSatisfy { ($0.1 ?? 0) <= 2 },
+        detail: allocations.map { "\($0.0) \(format(allocations: $0.1))" }
+          .joined(separator: ", ")))
+  checks += [
+    check(
+      "A post after a change: churn.post.subscribe within 1.5x of the Mutex snapshot's post, "
+        + "churn.post.broadcaster within 0.8x of the weak-box snapshot's (N=1000)",
+      [
+        TargetRatio(
+          label: "subscribe", subject: "churn.post.subscribe/1000",
+          baseline: "baseline.mutex/1000", limit: 1.5),
+        TargetRatio(
+          label: "broadcaster", subject: "churn.post.broadcaster/1000",
+          baseline: "baseline.weak/1000", limit: 0.8),
+      ]),
+    check(
+      "Post path: event.subscribe within 1.3x of the Mutex snapshot at every N",
+      observerCounts.map {
+        TargetRatio(
+          label: "N=\($0)", subject: "event.subscribe/\($0)", baseline: "baseline.mutex/\($0)",
+          limit: 1.3)
+      }),
+    check(
+      "Post path: raii.object at N=1 and raii.others within 1.2x of Foundation's object: filter",
+      [
+        TargetRatio(
+          label: "raii.object/1", subject: "raii.object/1", baseline: "nc.object/1", limit: 1.2),
+        TargetRatio(
+          label: "raii.others", subject: "raii.others/1000", baseline: "nc.others/1000",
+          limit: 1.2),
+      ]),
+  ]
+
+  let event = byID["contention.event/10"]?.extras
+  let foundation = byID["contention.nc/10"]?.extras
+  // Throughputs as Foundation's over ours, so that "at least Foundation's" is a limit of 1 and
+  // "at least 2x" one of 0.5, as every other limit here.
+  func inverse(_ name: String) -> Double? {
+    guard let ours = event?[name]?.median, ours > 0, let theirs = foundation?[name]?.median
+    else { return nil }
+    return theirs / ours
+  }
+  var contention = limitCheck(
+    issue: 21,
+    "Contention (2 threads post, 1 subscribes and cancels): churns/s at least Foundation's, "
+      + "posts/s at least 2x Foundation's",
+    [
+      ("Foundation's churns/s over ours", inverse("churns/s"), 1),
+      ("Foundation's posts/s over ours", inverse("posts/s"), 0.5),
+    ])
+  if contention.met != nil, let event, let foundation {
+    contention = TargetCheck(
+      issue: 21, target: contention.target, met: contention.met,
+      detail: contention.detail + "; churns/s \(format(event["churns/s"]?.median ?? 0)) vs "
+        + "\(format(foundation["churns/s"]?.median ?? 0)), posts/s "
+        + "\(format(event["posts/s"]?.median ?? 0)) vs \(format(foundation["posts/s"]?.median ?? 0))"
+    )
+  }
+  checks.append(contention)
+  let stall = event?["longest stall ms"]?.max
+  let churn = event?["longest churn ms"]?.max
+  checks.append(
+    TargetCheck(
+      issue: 21,
+      target: "Contention fairness: no poster stall and no subscribe+cancel over 10 ms",
+      met: stall.flatMap { stall in churn.map { stall <= 10 && $0 <= 10 } },
+      detail: stall.flatMap { stall in
+        churn.map { "longest stall \(format(stall)) ms, longest churn \(format($0)) ms" }
+      } ?? "not run"))
+  checks.append(
+    check(
+      "Many threads: progress.event no slower than progress.nc",
+      [TargetRatio(label: "", subject: "progress.event", baseline: "progress.nc", limit: 1)]))
   return checks
 }
 
