@@ -114,12 +114,13 @@ extension Broadcaster {
     isolation: isolated (any Actor)?
   ) async {
     guard entry.liveness.isLive else { return }
-    guard let alive = entry.observer else {
+    let registration = registration(of: entry)
+    guard let alive = registration.observer else {
       entry.endRegistration()
       return
     }
     var observer: P?
-    registration(of: entry).withAnyObserver(alive, as: P.self) { observer = $0 }
+    registration.withAnyObserver(alive, as: P.self) { observer = $0 }
     guard let observer else { return }
     await body(observer)
   }

@@ -18,15 +18,15 @@ extension Broadcaster {
     switch route.kind {
     case .synchronous:
       // An observer whose `P` is rebuilt by a cast (`any Error`).
-      guard let alive = entry.observer else { return false }
+      guard let alive = registration.observer else { return false }
       registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
       return true
     case .queue(let queue):
-      guard entry.observer != nil else { return false }
+      guard registration.observer != nil else { return false }
       queue.async { call(entry, body) }
       return true
     case .mainActor(let isolated):
-      if !isolated, entry.observer == nil { return false }
+      if !isolated, registration.observer == nil { return false }
       return onMainActor(entry, route, body, &context)
     case .actor(let weakActor):
       guard let actor = weakActor.object else { return false }
@@ -119,12 +119,12 @@ extension Broadcaster {
     _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void
   ) -> Bool {
     guard entry.liveness.isLive else { return false }
-    guard let alive = entry.observer else {
+    let registration = registration(of: entry)
+    guard let alive = registration.observer else {
       entry.endRegistration()
       return false
     }
-    registration(of: entry).withAnyObserver(
-      alive, as: P.self, IsolatedHandler.callable(sendable: body))
+    registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
     return true
   }
 
@@ -171,9 +171,10 @@ extension Broadcaster {
   private static func callOnActor<P>(
     _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void
   ) -> Bool {
-    guard entry.liveness.isLive, let alive = entry.observer else { return false }
-    registration(of: entry).withAnyObserver(
-      alive, as: P.self, IsolatedHandler.callable(sendable: body))
+    guard entry.liveness.isLive else { return false }
+    let registration = registration(of: entry)
+    guard let alive = registration.observer else { return false }
+    registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
     return true
   }
 

@@ -293,11 +293,12 @@ public final class Broadcaster: Sendable {
       unsafeDowncast($0, to: UnretainedObserver.self).isInline
     }
     guard isInline else { return route(entry, body, caller: caller, &context) }
-    guard let alive = entry.observer else { return false }
-    attachment._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: UnretainedObserver.self).withObserver(alive, as: P.self, call)
+    return attachment._withUnsafeGuaranteedRef {
+      let registration = unsafeDowncast($0, to: UnretainedObserver.self)
+      guard let alive = registration.observer else { return false }
+      registration.withObserver(alive, as: P.self, call)
+      return true
     }
-    return true
   }
 
   /// The number of live observers registered for `protocolType`.

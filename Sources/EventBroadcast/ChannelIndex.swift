@@ -28,24 +28,43 @@ final class ChannelIndex: Sendable {
 
   final class Table: Sendable {
     let slots: [Slot]
+    /// `slots` without their reference counts, for a notification to probe without retaining
+    /// and releasing each slot it reads (two atomic operations per slot); `slots` keeps them
+    /// alive as long as the table.
+    let unretainedSlots: [Unmanaged<Slot>]
     let mask: Int
 
     init(capacity: Int) {
       slots = (0..<capacity).map { _ in Slot() }
+      unretainedSlots = slots.map { Unmanaged.passUnretained($0) }
       mask = capacity - 1
     }
 
     /// The slot of `key`, or the empty slot where it would go. Never full (see `insert`).
     func slot(for key: UInt) -> Slot {
+      slots[index(for: key)]
+    }
+
+    /// The channel pointer bits stored under `key`, or 0 if none is.
+    func channelBits(for key: UInt) -> UInt {
+      unretainedSlots[index(for: key)]._withUnsafeGuaranteedRef { slot in
+        guard slot.key.load(ordering: .acquiring) == key else { return 0 }
+        return slot.channel.load(ordering: .acquiring)
+      }
+    }
+
+    /// The index of the slot of `key`, or of the empty slot where it would go.
+    private func index(for key: UInt) -> Int {
       // Fibonacci hashing of the pointer bits: type metadata addresses are aligned, so the low
       // bits carry no information. In 64 bits on every platform: `UInt` has 32 on arm64_32
       // (watchOS devices), where the constant would not fit and `>> 32` would leave nothing.
       let hash = UInt64(key) &* 0x9E37_79B9_7F4A_7C15
       var index = Int(truncatingIfNeeded: hash >> 32) & mask
       while true {
-        let slot = slots[index]
-        let found = slot.key.load(ordering: .acquiring)
-        if found == key || found == 0 { return slot }
+        let found = unretainedSlots[index]._withUnsafeGuaranteedRef {
+          $0.key.load(ordering: .acquiring)
+        }
+        if found == key || found == 0 { return index }
         index = (index + 1) & mask
       }
     }
@@ -70,9 +89,8 @@ final class ChannelIndex: Sendable {
     let table = current.load(ordering: .acquiring)
     return Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: table).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { table in
-        let slot = table.slot(for: bits)
-        guard slot.key.load(ordering: .acquiring) == bits else { return nil }
-        let channel = slot.channel.load(ordering: .acquiring)
+        let channel = table.channelBits(for: bits)
+        guard channel != 0 else { return nil }
         return Unmanaged<Channel>.fromOpaque(
           UnsafeRawPointer(bitPattern: channel).unsafelyUnwrapped)
       }
