@@ -79,7 +79,7 @@ extension ObserverEntry {
     let current = state.load(ordering: .acquiring)
     // Held for the call, so the observer cannot die between the check and the start.
     var target: AnyObject?
-    if case .bound = handler {
+    if !isPlain {
       target = observer
       guard target != nil else {
         giveBackUnstarted()
@@ -100,11 +100,10 @@ extension ObserverEntry {
     } else {
       guard startHandedOver() else { return false }
     }
-    switch handler {
-    case .plain(let body):
-      body(payload)
-    case .bound(let body):
-      body(target.unsafelyUnwrapped, payload)
+    if isPlain {
+      plain(payload)
+    } else {
+      bound(target.unsafelyUnwrapped, payload)
     }
     continuation()
     return true
