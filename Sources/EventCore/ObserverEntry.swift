@@ -7,7 +7,7 @@ public import Synchronization
 ///
 /// `@unchecked Sendable`: every stored property is immutable after `init` except `index`, which
 /// only the owning `ObserverList` reads and writes, under its `state` mutex, and `list`, `leave`,
-/// `order` and `attachment`, which are written once before the entry is published through that
+/// `order`, `attachment`, `site` and `priority`, which are written once before the entry is published through that
 /// mutex. The handlers are not `@Sendable` because the public API accepts plain closures and
 /// unbound methods: they run on the thread their `Delivery` names, as the API documents.
 /// `observer` is a weak reference, whose loads the runtime makes atomic.
@@ -44,6 +44,19 @@ public import Synchronization
     set { _attachment = newValue }
   }
 
+  /// Where the registration was written and what kind it is, for `String(reflecting:)`. Set
+  /// before the entry is inserted; never read by a post.
+  @inlinable package var site: RegistrationSite {
+    get { _site }
+    set { _site = newValue }
+  }
+
+  /// The registration's priority: higher runs first. Set before the entry is inserted.
+  @inlinable package var priority: Int {
+    get { _priority }
+    set { _priority = newValue }
+  }
+
   /// ``attachment`` without a retain, for a post path: valid while the caller holds the entry,
   /// which holds the attachment and never changes it once inserted.
   @inlinable package var unretainedAttachment: Unmanaged<AnyObject>? {
@@ -55,6 +68,8 @@ public import Synchronization
   // instructions each, callgrind).
   @exclusivity(unchecked) @usableFromInline var _order = 0
   @exclusivity(unchecked) @usableFromInline var _attachment: AnyObject?
+  @exclusivity(unchecked) @usableFromInline var _site = RegistrationSite.madeByThePackage
+  @exclusivity(unchecked) @usableFromInline var _priority = 0
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   @exclusivity(unchecked) @usableFromInline var index = -1

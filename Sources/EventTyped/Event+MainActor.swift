@@ -31,19 +31,27 @@ extension Event {
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Screen.show`.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   /// - Complexity: Amortised O(1).
   @MainActor @inlinable @inline(__always)
   @discardableResult
   public func register<Observer: AnyObject & Sendable, each Element>(
-    _ observer: Observer,
-    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void
+    _ observer: Observer, priority: Int = 0,
+    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     // The entry calls `function` only on the main actor (its isolation), so dropping the
     // attribute here loses nothing: Swift's conversion keeps the representation.
     let method = function as (Observer) -> (repeat each Element) -> Void
-    return register(observer, function: method, isolation: MainActor.shared)
+    return register(
+      observer, priority: priority, function: method, isolation: MainActor.shared,
+      fileID: fileID, line: line)
   }
 
   /// Registers an unbound `@MainActor` method named through `Self`
@@ -53,15 +61,23 @@ extension Event {
   /// - Parameters:
   ///   - observer: The object to call, held weakly; it must be an instance of the type that
   ///     declares `function` (checked once, at registration).
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Self.show`.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @MainActor @_disfavoredOverload
   @discardableResult
   public func register<Object: AnyObject & Sendable, Observer: AnyObject & Sendable, each Element>(
-    _ observer: Object,
-    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void
+    _ observer: Object, priority: Int = 0,
+    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     let method = function as (Observer) -> (repeat each Element) -> Void
-    return register(observer, function: method, isolation: MainActor.shared)
+    return register(
+      observer, priority: priority, function: method, isolation: MainActor.shared,
+      fileID: fileID, line: line)
   }
 }

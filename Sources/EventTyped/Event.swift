@@ -142,25 +142,33 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly; `Sendable`.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound method, such as `Service.handle`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides. An explicit value is
   ///     trusted: it names where the method may run.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
   @inlinable @inline(__always)
   @discardableResult
   public func register<Observer: AnyObject & Sendable, each Element>(
-    _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void,
-    isolation: (any Actor)? = #isolation
+    _ observer: Observer, priority: Int = 0,
+    function: @escaping (Observer) -> (repeat each Element) -> Void,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolation: isolation
     ) { (observer: Observer, payload: Payload) in
       function(observer)(repeat each payload)
     }
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(
+      entry, .observer(Observer.self), priority: priority, fileID: fileID, line: line,
+      endsWithToken: false)
   }
 
   /// Registers an unbound method named through `Self` (`register(self, function: Self.show)`),
@@ -174,22 +182,30 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - observer: The object to call, held weakly; it must be an instance of the type that
   ///     declares `function` (checked once, at registration).
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound method, such as `Self.show`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @_disfavoredOverload
   @discardableResult
   public func register<Object: AnyObject & Sendable, Observer: AnyObject & Sendable, each Element>(
-    _ observer: Object, function: @escaping (Observer) -> (repeat each Element) -> Void,
-    isolation: (any Actor)? = #isolation
+    _ observer: Object, priority: Int = 0,
+    function: @escaping (Observer) -> (repeat each Element) -> Void,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     guard let typed = observer as? Observer else {
       fatalError(
         "Event.register(_:function:): \(Object.self) is not a \(Observer.self), whose method "
           + "`function` is")
     }
-    return register(typed, function: function, isolation: isolation)
+    return register(
+      typed, priority: priority, function: function, isolation: isolation, fileID: fileID,
+      line: line)
   }
 
   /// Registers a closure that receives `observer` and the payload.
@@ -219,20 +235,28 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post, with the observer and the payload; it runs
   ///     on the actor it was written on, if any.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
   @inlinable
   @discardableResult
   public func register<Observer: AnyObject & Sendable>(
-    _ observer: Observer,
-    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Observer, Payload) -> Void
+    _ observer: Observer, priority: Int = 0,
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Observer, Payload) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolatedHandler: handler)
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(
+      entry, .observer(Observer.self), priority: priority, fileID: fileID, line: line,
+      endsWithToken: false)
   }
 
   /// Registers a type-level (static) function for `type`, whose parameters are the payload's
@@ -256,23 +280,30 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - type: The type the function belongs to; it identifies the registration.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The function to call with the payload's elements; `@Sendable`.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled. You may ignore it: releasing
   ///   it does not cancel.
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func register<T, each Element>(
-    _ type: T.Type,
+    _ type: T.Type, priority: Int = 0,
     @_inheritActorContext function:
       @escaping @isolated(any) @Sendable (repeat each Element)
-      -> Void
+      -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     let key = typeKey(for: type)
     let call = IsolatedHandler.callable(function)
     let entry = ObserverEntry(
       observer: key, keyed: true, delivery: delivery, isolation: function.isolation
     ) { (_: TypeKey, payload: Payload) in call(repeat each payload) }
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(
+      entry, .type(T.self), priority: priority, fileID: fileID, line: line, endsWithToken: false)
   }
 
   /// Registers a closure for as long as the returned token lives.
@@ -285,15 +316,23 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Each call adds a registration, delivered after those made before it. Thread-safe; a handler
   /// may call it during a post, and the new registration gets the next post.
   ///
-  /// - Parameter handler: The closure to run for each post.
+  /// - Parameters:
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
+  ///   - handler: The closure to run for each post.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
   @inlinable
   public func subscribe(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+    priority: Int = 0,
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let entry = ObserverEntry(delivery: delivery, isolatedHandler: handler)
-    return list.subscribeReplaying(entry, endsWithToken: true)
+    return add(entry, .closure, priority: priority, fileID: fileID, line: line, endsWithToken: true)
   }
 
   /// Registers a closure for the next post only; the registration then ends by itself.
@@ -312,16 +351,24 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
   ///
-  /// - Parameter handler: The closure to run for the next post.
+  /// - Parameters:
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
+  ///   - handler: The closure to run for the next post.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func subscribeOnce(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+    priority: Int = 0,
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let entry = ObserverEntry(delivery: delivery, isolatedHandler: handler)
     entry.runOnce()
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(entry, .once, priority: priority, fileID: fileID, line: line, endsWithToken: false)
   }
 
   /// Ends the registration of `observer`, if it has one.
@@ -426,6 +473,18 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: O(*n*) in the number of registrations.
   public var observerCount: Int {
     list.count
+  }
+
+  /// Registers `entry`, made by a public form, with where it was written and its priority, and
+  /// delivers the replay to it.
+  @inlinable
+  func add(
+    _ entry: ObserverEntry<Payload>, _ kind: RegistrationSite.Kind, priority: Int,
+    fileID: StaticString, line: UInt, endsWithToken: Bool
+  ) -> Subscription {
+    entry.site = RegistrationSite(kind, fileID: fileID, line: line)
+    entry.priority = priority
+    return list.subscribeReplaying(entry, endsWithToken: endsWithToken)
   }
 
   private func typeKey<T>(for type: T.Type) -> TypeKey {
