@@ -59,6 +59,9 @@ public final class Broadcaster: Sendable {
   let channels = Lock<[ObjectIdentifier: Channel]>([:])
   /// The channels of `channels`, for `notify` to find without taking its lock.
   let index = ChannelIndex()
+  /// Every channel with its protocol, in the order they were created, for the debug
+  /// description; appended to under `channels`' lock.
+  let protocols = Lock<[(type: any Any.Type, channel: Channel)]>([])
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///
@@ -103,15 +106,23 @@ public final class Broadcaster: Sendable {
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  ///   - priority: The registration's place in the call order: higher is called first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code (`nil`
   ///     from nonisolated code: the notifying thread).
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
   public func register<P>(
-    _ protocolType: P.Type, observer: P, isolation: (any Actor)? = #isolation
+    _ protocolType: P.Type, observer: P, priority: Int = 0,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    register(protocolType, observer: observer, delivery: .synchronous, isolation: isolation)
+    register(
+      protocolType, observer: observer, delivery: .synchronous, priority: priority,
+      isolation: isolation, fileID: fileID, line: line)
   }
 
   /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
@@ -144,13 +155,18 @@ public final class Broadcaster: Sendable {
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
   ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
+  ///   - priority: The registration's place in the call order: higher is called first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
   public func register<P>(
-    _ protocolType: P.Type, observer: P, delivery: Delivery,
-    isolation: (any Actor)? = #isolation
+    _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     guard let object = Self.object(observer) else {
       // `fatalError` rather than `preconditionFailure`, which drops its message in optimized
@@ -160,11 +176,12 @@ public final class Broadcaster: Sendable {
           + "instances can be observers (they are held weakly)")
     }
     let route = ObserverRoute(delivery: delivery, isolation: isolation)
-    return channel(for: P.self).subscribe(
-      Self.entry(
-        for: object, delivery: delivery, isolation: isolation,
-        unretained: UnretainedObserver.make(observer, of: object, route: route)),
-      endsWithToken: false)
+    let entry = Self.entry(
+      for: object, delivery: delivery, isolation: isolation,
+      unretained: UnretainedObserver.make(observer, of: object, route: route))
+    entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
+    entry.priority = priority
+    return channel(for: P.self).subscribe(entry, endsWithToken: false)
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -332,6 +349,7 @@ extension Broadcaster {
       let created = Channel()
       channels[key] = created
       index.insert(created, for: key, all: channels)
+      protocols.withLock { $0.append((P.self, created)) }
       return created
     }
   }
