@@ -2,8 +2,8 @@ extension Broadcaster {
   /// Registers `observer` with the ``shared`` broadcaster.
   ///
   /// The same as `Broadcaster.shared.register(protocolType, observer: observer)`; see
-  /// ``register(_:observer:isolation:)-swift.method`` for the full behaviour: called on the
-  /// notifying thread, or on the actor of the registering code.
+  /// ``register(_:observer:priority:isolation:fileID:line:)-swift.method`` for the full behaviour:
+  /// called on the notifying thread, or on the actor of the registering code.
   ///
   /// ```swift
   /// Broadcaster.register(Update.self, observer: viewController)
@@ -36,8 +36,9 @@ extension Broadcaster {
   /// says.
   ///
   /// The same as `Broadcaster.shared.register(protocolType, observer: observer, delivery:
-  /// delivery)`; see ``register(_:observer:delivery:isolation:)-swift.method``. Isolation wins
-  /// over delivery. Thread-safe.
+  /// delivery)`; see
+  /// ``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``. Isolation
+  /// wins over delivery. Thread-safe.
   ///
   /// ```swift
   /// Broadcaster.register(Update.self, observer: cache, delivery: .queue(cacheQueue))

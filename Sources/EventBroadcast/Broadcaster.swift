@@ -35,10 +35,10 @@ import EventCore
 /// ### Where observers are called
 /// Each registration says: an observer registered from nonisolated code is called on the thread
 /// that notifies, unless its delivery says `.queue(q)` or `.mainActor`
-/// (``register(_:observer:delivery:isolation:)-swift.method``); one registered from code
-/// isolated to an actor (a `@MainActor` screen registering itself) is called on that actor, even
-/// from a background `notify`. A `notify` body isolated to an actor runs there for every
-/// observer. `notify` never waits for a queued call.
+/// (``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``); one registered
+/// from code isolated to an actor (a `@MainActor` screen registering itself) is called on that
+/// actor, even from a background `notify`. A `notify` body isolated to an actor runs there for
+/// every observer. `notify` never waits for a queued call.
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
@@ -72,11 +72,11 @@ public final class Broadcaster: Sendable {
   /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
   /// `protocolType`, on the notifying thread, or on the actor of the code that registers it.
   ///
-  /// The same as ``register(_:observer:delivery:isolation:)-swift.method`` with `.synchronous`
-  /// delivery: a registration made from nonisolated code is called on the thread that
-  /// notifies, before `notify` returns; one made from code isolated to an actor (a `@MainActor`
-  /// screen registering itself) is called on that actor, inline when `notify` runs there with
-  /// nothing queued for it, otherwise queued there, in notify order.
+  /// The same as ``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``
+  /// with `.synchronous` delivery: a registration made from nonisolated code is called on the
+  /// thread that notifies, before `notify` returns; one made from code isolated to an actor (a
+  /// `@MainActor` screen registering itself) is called on that actor, inline when `notify` runs
+  /// there with nothing queued for it, otherwise queued there, in notify order.
   ///
   /// The observer is held weakly: the registration lasts until the observer is deallocated, you
   /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you
@@ -148,8 +148,8 @@ public final class Broadcaster: Sendable {
   /// says. To have `delivery` decide, register from nonisolated code, or pass `isolation: nil`.
   /// The actor is held weakly: a registration whose actor has been deallocated ends.
   ///
-  /// Otherwise as ``register(_:observer:isolation:)-swift.method``: held weakly, one
-  /// registration per observer and protocol, a value-type observer refused at run time.
+  /// Otherwise as ``register(_:observer:priority:isolation:fileID:line:)-swift.method``: held
+  /// weakly, one registration per observer and protocol, a value-type observer refused at run time.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.

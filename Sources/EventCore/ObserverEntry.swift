@@ -7,10 +7,10 @@ public import Synchronization
 ///
 /// `@unchecked Sendable`: every stored property is immutable after `init` except `index`, which
 /// only the owning `ObserverList` reads and writes, under its `state` mutex, and `list`, `leave`,
-/// `order`, `attachment`, `site` and `priority`, which are written once before the entry is published through that
-/// mutex. The handlers are not `@Sendable` because the public API accepts plain closures and
-/// unbound methods: they run on the thread their `Delivery` names, as the API documents.
-/// `observer` is a weak reference, whose loads the runtime makes atomic.
+/// `order`, `attachment`, `site` and `priority`, which are written once before the entry is
+/// published through that mutex. The handlers are not `@Sendable` because the public API accepts
+/// plain closures and unbound methods: they run on the thread their `Delivery` names, as the API
+/// documents. `observer` is a weak reference, whose loads the runtime makes atomic.
 @usableFromInline package final class ObserverEntry<Payload>: Liveness, @unchecked Sendable {
   @usableFromInline enum Handler {
     case plain((Payload) -> Void)

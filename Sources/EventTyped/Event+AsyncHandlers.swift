@@ -24,7 +24,7 @@ extension Event {
   /// registration.
   ///
   /// A closure literal with no `await` in it (and not marked `async`) selects the synchronous
-  /// ``subscribe(_:)-2rz2g`` instead.
+  /// ``subscribe(priority:_:fileID:line:)-9ws6a`` instead.
   ///
   /// - Parameters:
   ///   - priority: The registration's place in the call order: higher runs first, equal

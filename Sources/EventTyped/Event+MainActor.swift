@@ -4,8 +4,8 @@ extension Event {
   /// Registers an unbound `@MainActor` method of `observer`, whose parameters are the payload's
   /// elements; the method always runs on the main actor.
   ///
-  /// The twin of ``register(_:function:isolation:)-(Observer,_,_)`` that Swift picks for a
-  /// method isolated to the main actor, such as a `@MainActor` screen's:
+  /// The twin of ``register(_:priority:function:isolation:fileID:line:)-(Observer,_,_,_,_,_)`` that
+  /// Swift picks for a method isolated to the main actor, such as a `@MainActor` screen's:
   ///
   /// ```swift
   /// @MainActor final class DownloadsScreen {
@@ -56,7 +56,7 @@ extension Event {
 
   /// Registers an unbound `@MainActor` method named through `Self`
   /// (`register(self, function: Self.show)` in a `@MainActor` class); the same as
-  /// ``register(_:function:)-(Observer,_)``.
+  /// ``register(_:priority:function:fileID:line:)-(Observer,_,_,_,_)``.
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly; it must be an instance of the type that

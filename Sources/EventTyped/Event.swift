@@ -53,8 +53,8 @@ import EventCore
 /// A registration made from nonisolated code runs on every thread that posts, so Swift 6 checks
 /// it: its observer must be `Sendable` (a `@MainActor` class is) and its closure `@Sendable`, and
 /// a `@MainActor` method does not compile there unless the caller runs on the main actor. An
-/// actor observes with ``register(_:handler:)-(A,_)``. What compiles where, and what Swift cannot
-/// check, is in the Events documentation's "What compiles where".
+/// actor observes with ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``. What compiles
+/// where, and what Swift cannot check, is in the Events documentation's "What compiles where".
 public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
   public let delivery: Delivery
@@ -77,13 +77,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// static let didLogin = Event<User>(replay: .latest)  // late screens read the current user
   /// ```
   ///
-  /// With a replay, every new registration (``subscribe(_:)-2rz2g``,
-  /// ``subscribeOnce(_:)``, the async `subscribe`, every `register` form, each iteration of
-  /// ``values``) first receives what the event retains, oldest first, through its own delivery,
-  /// then every later post: each payload exactly once, with no gap and no duplicate, even while
-  /// other threads post during the registration. The event reads what it retains and publishes
-  /// the registration in one critical section, and a post records its payload and reads the
-  /// registrations in one critical section too, so each post falls wholly before the
+  /// With a replay, every new registration (``subscribe(priority:_:fileID:line:)-9ws6a``,
+  /// ``subscribeOnce(priority:_:fileID:line:)``, the async `subscribe`, every `register` form, each
+  /// iteration of ``values``) first receives what the event retains, oldest first, through its own
+  /// delivery, then every later post: each payload exactly once, with no gap and no duplicate, even
+  /// while other threads post during the registration. The event reads what it retains and
+  /// publishes the registration in one critical section, and a post records its payload and reads
+  /// the registrations in one critical section too, so each post falls wholly before the
   /// registration (replayed) or after it (live). A live post that reaches the registration
   /// while its replay runs is held behind the replay, and the registering thread delivers it
   /// right after: with `.synchronous` delivery, such a post made on another thread returns
@@ -117,25 +117,27 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// The observer is held weakly, and the method is called on it only while it lives. An
   /// observer has one registration per event: registering it again, with this method or
-  /// ``register(_:handler:)-(Observer,_)``, replaces the previous handler (which then receives
-  /// nothing more, not even a delivery already queued) and moves the observer to the end of the
-  /// order.
+  /// ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``, replaces the previous
+  /// handler (which then receives nothing more, not even a delivery already queued) and moves the
+  /// observer to the end of the order.
   ///
   /// The observer is `Sendable`: registered from nonisolated code, the method runs on the
   /// posting threads. Registered from code isolated to an actor (`isolation`), it runs on that
   /// actor whichever thread posts (inline when the post is made there), and the event's
   /// delivery does not apply; registered from nonisolated code it runs as the delivery says. A
-  /// `@MainActor` method selects ``register(_:function:)-(Observer,_)`` instead, which runs it on
-  /// the main actor and does not compile off it. Swift drops the isolation of another global
-  /// actor's unbound method without a diagnostic when it converts it: register such a method
-  /// from its actor's code, or with a closure (``register(_:handler:)-(Observer,_)``), which
-  /// keeps its own. An actor's own method does not convert: use
-  /// ``register(_:handler:)-(A,_)``.
+  /// `@MainActor` method selects ``register(_:priority:function:fileID:line:)-(Observer,_,_,_,_)``
+  /// instead, which runs it on the main actor and does not compile off it. Swift drops the
+  /// isolation of another global actor's unbound method without a diagnostic when it converts it:
+  /// register such a method from its actor's code, or with a closure
+  /// (``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``), which keeps its own. An
+  /// actor's own method does not convert: use
+  /// ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``.
   ///
   /// Written at the call site (`Screen.show`), the method allocates nothing per delivery: this
   /// call is always inlined into yours. A method passed in as a function value, through a
   /// helper of your own, allocates a closure per delivery (the Performance article of the
-  /// documentation says why); ``register(_:handler:)-(Observer,_)`` never does.
+  /// documentation says why); ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``
+  /// never does.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
@@ -173,7 +175,7 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// Registers an unbound method named through `Self` (`register(self, function: Self.show)`),
   /// the spelling a class body reaches for; the same as
-  /// ``register(_:function:isolation:)-(Observer,_,_)``.
+  /// ``register(_:priority:function:isolation:fileID:line:)-(Observer,_,_,_,_,_)``.
   ///
   /// Inside a class, `self` has the class's type while `Self.show` takes `Self`, and Swift
   /// cannot unify the two for one generic parameter, so this form takes the observer's type
@@ -224,7 +226,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// the event's delivery does not apply; in nonisolated code, as the delivery says. So from
   /// nonisolated code the observer must be `Sendable` and the closure `@Sendable` (it captures
   /// only `Sendable` values), or the call does not compile. An actor registers itself with
-  /// ``register(_:handler:)-(A,_)``, which this form would not run on the actor.
+  /// ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``, which this form would not run on
+  /// the actor.
   ///
   /// This form also serves labelled tuple payloads such as `Event<(name: String, count: Int)>`,
   /// which `function:` cannot. An observer has one registration per event: registering it again
@@ -343,10 +346,10 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// It runs exactly once, even when many threads post at once, and a post made inside the
   /// handler does not run it again: the registration ends (its token reads `isCancelled`, and
-  /// ``observerCount`` drops) just before the handler runs. Unlike ``subscribe(_:)-2rz2g``,
-  /// releasing the token does not end it, so you may drop the token; cancel it to call the
-  /// handler off before a post arrives. With a replay, it runs with the first payload it
-  /// receives: the oldest retained.
+  /// ``observerCount`` drops) just before the handler runs. Unlike
+  /// ``subscribe(priority:_:fileID:line:)-9ws6a``, releasing the token does not end it, so you may
+  /// drop the token; cancel it to call the handler off before a post arrives. With a replay, it
+  /// runs with the first payload it receives: the oldest retained.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
@@ -383,8 +386,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// `AnyObject`. An `AnyObject` value is accepted as it is.
   ///
   /// - Parameter observer: An object registered with
-  ///   ``register(_:function:isolation:)-(Observer,_,_)``, ``register(_:handler:)-(Observer,_)``
-  ///   or another `register` form.
+  ///   ``register(_:priority:function:isolation:fileID:line:)-(Observer,_,_,_,_,_)``,
+  ///   ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)`` or another `register` form.
   public func unregister<Observer: AnyObject>(_ observer: Observer) {
     list.removeObserver(observer)
   }
@@ -394,7 +397,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// After it returns, the type's function is not invoked again. Thread-safe, and safe from a
   /// handler.
   ///
-  /// - Parameter type: A type registered with ``register(_:function:)-(T.Type,_)``.
+  /// - Parameter type: A type registered with
+  ///   ``register(_:priority:function:fileID:line:)-(T.Type,_,_,_,_)``.
   public func unregister<T>(_ type: T.Type) {
     let key = typeKeys.withLock { $0[ObjectIdentifier(type)] }
     if let key { list.removeObserver(key) }
