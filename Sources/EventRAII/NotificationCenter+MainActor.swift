@@ -25,7 +25,8 @@ extension NotificationCenter {
   /// names it: Swift drops the isolation of an unbound method that it converts to a plain
   /// function, and the method would run on the posting thread. From nonisolated code the call
   /// does not compile (`call to main actor-isolated instance method
-  /// 'observe(_:object:target:action:delivery:)' in a synchronous nonisolated context`).
+  /// 'observe(_:object:target:action:delivery:fileID:line:)' in a synchronous nonisolated
+  /// context`).
   ///
   /// The target is held weakly: once it is deallocated the method is never called again. The
   /// observation lasts until the returned token is cancelled or released. The method runs on the

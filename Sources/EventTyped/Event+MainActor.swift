@@ -20,9 +20,9 @@ extension Event {
   /// It is isolated to the main actor itself, so that a registration made off the main actor
   /// names it: Swift drops the isolation of an unbound method that it converts to a plain
   /// function, and the method would run on the posting thread. From nonisolated code the call
-  /// does not compile (`call to main actor-isolated instance method 'register(_:function:)' in
-  /// a synchronous nonisolated context`); write it where the main actor runs, or with `await`
-  /// from asynchronous code.
+  /// does not compile (`call to main actor-isolated instance method
+  /// 'register(_:priority:function:fileID:line:)' in a synchronous nonisolated context`); write
+  /// it where the main actor runs, or with `await` from asynchronous code.
   ///
   /// Otherwise the same as the nonisolated form: the observer is held weakly, has one
   /// registration per event (registering it again replaces the handler and moves it to the end
