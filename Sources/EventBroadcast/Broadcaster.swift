@@ -28,9 +28,9 @@ import EventCore
 ///
 /// Observers are held weakly. An observer that is deallocated is never called again and its
 /// registration is dropped without an ``unregister(_:observer:)-swift.method``;
-/// ``observerCount(_:)-swift.method`` counts it no more. Observers are called in the order they
-/// registered; registering one again moves it to the end, and it is still called once per
-/// notification.
+/// ``observerCount(_:)-swift.method`` counts it no more. Observers are called by priority (higher
+/// first, `register(_:observer:priority:)`), then in the order they registered; registering one
+/// again moves it to the end of its priority, and it is still called once per notification.
 ///
 /// ### Where observers are called
 /// Each registration says: an observer registered from nonisolated code is called on the thread

@@ -7,10 +7,10 @@ public import Synchronization
 ///
 /// `@unchecked Sendable`: every stored property is immutable after `init` except `index`, which
 /// only the owning `ObserverList` reads and writes, under its `state` mutex, and `list`, `leave`,
-/// `order`, `attachment`, `site` and `priority`, which are written once before the entry is
-/// published through that mutex. The handlers are not `@Sendable` because the public API accepts
-/// plain closures and unbound methods: they run on the thread their `Delivery` names, as the API
-/// documents. `observer` is a weak reference, whose loads the runtime makes atomic.
+/// `order` and `attachment`, which are written once before the entry is published through that
+/// mutex. The handlers are not `@Sendable` because the public API accepts plain closures and
+/// unbound methods: they run on the thread their `Delivery` names, as the API documents.
+/// `observer` is a weak reference, whose loads the runtime makes atomic.
 @usableFromInline package final class ObserverEntry<Payload>: Liveness, @unchecked Sendable {
   @usableFromInline enum Handler {
     case plain((Payload) -> Void)
@@ -44,14 +44,16 @@ public import Synchronization
     set { _attachment = newValue }
   }
 
-  /// Where the registration was written and what kind it is, for `String(reflecting:)`. Set
-  /// before the entry is inserted; never read by a post.
+  /// Where the registration was written and what kind it is, for `String(reflecting:)`. Written
+  /// once, before the entry is published through the list's mutex (as `order` is); never read by
+  /// a post.
   @inlinable package var site: RegistrationSite {
     get { _site }
     set { _site = newValue }
   }
 
-  /// The registration's priority: higher runs first. Set before the entry is inserted.
+  /// The registration's priority: higher runs first. Written once, before the entry is published
+  /// through the list's mutex (as `order` is).
   @inlinable package var priority: Int {
     get { _priority }
     set { _priority = newValue }

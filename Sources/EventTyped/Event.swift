@@ -1,6 +1,7 @@
 import EventCore
 
-/// A typed event that delivers a payload to weakly held observers, in registration order.
+/// A typed event that delivers a payload to weakly held observers, by priority, then in
+/// registration order.
 ///
 /// Declare one event per thing that happens, usually as a `static let` of the type that posts
 /// it. The payload's type is part of the event's type, so every handler is checked at compile
@@ -414,7 +415,8 @@ public final class Event<Payload: Sendable>: Sendable {
     finishStreams()
   }
 
-  /// Delivers `payload` to every live registration, in registration order.
+  /// Delivers `payload` to every live registration, by priority (higher first), then in
+  /// registration order.
   ///
   /// With `.synchronous` delivery every handler has run when `post` returns; with `.queue` or
   /// `.mainActor` it returns at once. The post reaches the registrations present when it starts,
