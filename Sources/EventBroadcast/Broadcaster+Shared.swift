@@ -2,8 +2,8 @@ extension Broadcaster {
   /// Registers `observer` with the ``shared`` broadcaster.
   ///
   /// The same as `Broadcaster.shared.register(protocolType, observer: observer)`; see
-  /// ``register(_:observer:isolation:)-swift.method`` for the full behaviour: called on the
-  /// notifying thread, or on the actor of the registering code.
+  /// ``register(_:observer:priority:isolation:fileID:line:)-swift.method`` for the full behaviour:
+  /// called on the notifying thread, or on the actor of the registering code.
   ///
   /// ```swift
   /// Broadcaster.register(Update.self, observer: viewController)
@@ -14,22 +14,31 @@ extension Broadcaster {
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  ///   - priority: The registration's place in the call order: higher is called first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
   public static func register<P>(
-    _ protocolType: P.Type, observer: P, isolation: (any Actor)? = #isolation
+    _ protocolType: P.Type, observer: P, priority: Int = 0,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    shared.register(protocolType, observer: observer, isolation: isolation)
+    shared.register(
+      protocolType, observer: observer, priority: priority, isolation: isolation,
+      fileID: fileID, line: line)
   }
 
   /// Registers `observer` with the ``shared`` broadcaster, its calls running as `delivery`
   /// says.
   ///
   /// The same as `Broadcaster.shared.register(protocolType, observer: observer, delivery:
-  /// delivery)`; see ``register(_:observer:delivery:isolation:)-swift.method``. Isolation wins
-  /// over delivery. Thread-safe.
+  /// delivery)`; see
+  /// ``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``. Isolation
+  /// wins over delivery. Thread-safe.
   ///
   /// ```swift
   /// Broadcaster.register(Update.self, observer: cache, delivery: .queue(cacheQueue))
@@ -39,15 +48,22 @@ extension Broadcaster {
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
   ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
+  ///   - priority: The registration's place in the call order: higher is called first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
   public static func register<P>(
-    _ protocolType: P.Type, observer: P, delivery: Delivery,
-    isolation: (any Actor)? = #isolation
+    _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    shared.register(protocolType, observer: observer, delivery: delivery, isolation: isolation)
+    shared.register(
+      protocolType, observer: observer, delivery: delivery, priority: priority,
+      isolation: isolation, fileID: fileID, line: line)
   }
 
   /// Ends the registration of `observer` with the ``shared`` broadcaster for `protocolType`.

@@ -28,17 +28,17 @@ import EventCore
 ///
 /// Observers are held weakly. An observer that is deallocated is never called again and its
 /// registration is dropped without an ``unregister(_:observer:)-swift.method``;
-/// ``observerCount(_:)-swift.method`` counts it no more. Observers are called in the order they
-/// registered; registering one again moves it to the end, and it is still called once per
-/// notification.
+/// ``observerCount(_:)-swift.method`` counts it no more. Observers are called by priority (higher
+/// first, `register(_:observer:priority:)`), then in the order they registered; registering one
+/// again moves it to the end of its priority, and it is still called once per notification.
 ///
 /// ### Where observers are called
 /// Each registration says: an observer registered from nonisolated code is called on the thread
 /// that notifies, unless its delivery says `.queue(q)` or `.mainActor`
-/// (``register(_:observer:delivery:isolation:)-swift.method``); one registered from code
-/// isolated to an actor (a `@MainActor` screen registering itself) is called on that actor, even
-/// from a background `notify`. A `notify` body isolated to an actor runs there for every
-/// observer. `notify` never waits for a queued call.
+/// (``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``); one registered
+/// from code isolated to an actor (a `@MainActor` screen registering itself) is called on that
+/// actor, even from a background `notify`. A `notify` body isolated to an actor runs there for
+/// every observer. `notify` never waits for a queued call.
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
@@ -59,6 +59,9 @@ public final class Broadcaster: Sendable {
   let channels = Lock<[ObjectIdentifier: Channel]>([:])
   /// The channels of `channels`, for `notify` to find without taking its lock.
   let index = ChannelIndex()
+  /// Every channel with its protocol, in the order they were created, for the debug
+  /// description; appended to under `channels`' lock.
+  let protocols = Lock<[(type: any Any.Type, channel: Channel)]>([])
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///
@@ -69,11 +72,11 @@ public final class Broadcaster: Sendable {
   /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
   /// `protocolType`, on the notifying thread, or on the actor of the code that registers it.
   ///
-  /// The same as ``register(_:observer:delivery:isolation:)-swift.method`` with `.synchronous`
-  /// delivery: a registration made from nonisolated code is called on the thread that
-  /// notifies, before `notify` returns; one made from code isolated to an actor (a `@MainActor`
-  /// screen registering itself) is called on that actor, inline when `notify` runs there with
-  /// nothing queued for it, otherwise queued there, in notify order.
+  /// The same as ``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``
+  /// with `.synchronous` delivery: a registration made from nonisolated code is called on the
+  /// thread that notifies, before `notify` returns; one made from code isolated to an actor (a
+  /// `@MainActor` screen registering itself) is called on that actor, inline when `notify` runs
+  /// there with nothing queued for it, otherwise queued there, in notify order.
   ///
   /// The observer is held weakly: the registration lasts until the observer is deallocated, you
   /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you
@@ -103,15 +106,23 @@ public final class Broadcaster: Sendable {
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
+  ///   - priority: The registration's place in the call order: higher is called first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code (`nil`
   ///     from nonisolated code: the notifying thread).
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
   public func register<P>(
-    _ protocolType: P.Type, observer: P, isolation: (any Actor)? = #isolation
+    _ protocolType: P.Type, observer: P, priority: Int = 0,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    register(protocolType, observer: observer, delivery: .synchronous, isolation: isolation)
+    register(
+      protocolType, observer: observer, delivery: .synchronous, priority: priority,
+      isolation: isolation, fileID: fileID, line: line)
   }
 
   /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
@@ -137,20 +148,25 @@ public final class Broadcaster: Sendable {
   /// says. To have `delivery` decide, register from nonisolated code, or pass `isolation: nil`.
   /// The actor is held weakly: a registration whose actor has been deallocated ends.
   ///
-  /// Otherwise as ``register(_:observer:isolation:)-swift.method``: held weakly, one
-  /// registration per observer and protocol, a value-type observer refused at run time.
+  /// Otherwise as ``register(_:observer:priority:isolation:fileID:line:)-swift.method``: held
+  /// weakly, one registration per observer and protocol, a value-type observer refused at run time.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
   ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
+  ///   - priority: The registration's place in the call order: higher is called first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
   public func register<P>(
-    _ protocolType: P.Type, observer: P, delivery: Delivery,
-    isolation: (any Actor)? = #isolation
+    _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     guard let object = Self.object(observer) else {
       // `fatalError` rather than `preconditionFailure`, which drops its message in optimized
@@ -160,11 +176,12 @@ public final class Broadcaster: Sendable {
           + "instances can be observers (they are held weakly)")
     }
     let route = ObserverRoute(delivery: delivery, isolation: isolation)
-    return channel(for: P.self).subscribe(
-      Self.entry(
-        for: object, delivery: delivery, isolation: isolation,
-        unretained: UnretainedObserver.make(observer, of: object, route: route)),
-      endsWithToken: false)
+    let entry = Self.entry(
+      for: object, delivery: delivery, isolation: isolation,
+      unretained: UnretainedObserver.make(observer, of: object, route: route))
+    entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
+    entry.priority = priority
+    return channel(for: P.self).subscribe(entry, endsWithToken: false)
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -333,6 +350,7 @@ extension Broadcaster {
       let created = Channel()
       channels[key] = created
       index.insert(created, for: key, all: channels)
+      protocols.withLock { $0.append((P.self, created)) }
       return created
     }
   }

@@ -20,10 +20,15 @@ extension NotificationReceiver {
   /// - Parameters:
   ///   - event: The event whose posts to count.
   ///   - name: The conditioner each post counts for.
+  ///   - fileID: The file the registration was written in, which `String(reflecting: event)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription that keeps counting: cancel or release it to stop. It holds the
   ///   receiver weakly.
   /// - Complexity: O(1) per registration. Thread-safe.
-  public func listen<P>(to event: Event<P>, as name: String) -> Subscription {
-    event.subscribe { [weak self] _ in self?.check(name) }
+  public func listen<P>(
+    to event: Event<P>, as name: String, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Subscription {
+    event.subscribe({ [weak self] _ in self?.check(name) }, fileID: fileID, line: line)
   }
 }

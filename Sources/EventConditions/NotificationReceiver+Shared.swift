@@ -3,8 +3,8 @@ extension NotificationReceiver {
   ///
   /// The receiver reads the registry's count: arrivals the registry counted before this call
   /// count here too, each later ``SharedConditioners/arrive(_:)`` advances this receiver once
-  /// and evaluates it (completing it fires ``onVerified(_:)`` on the arriving thread), and
-  /// ``check(_:)`` of the shared name evaluates the set without consuming anything. Neither a
+  /// and evaluates it (completing it fires ``onVerified(_:fileID:line:)`` on the arriving thread),
+  /// and ``check(_:)`` of the shared name evaluates the set without consuming anything. Neither a
   /// completion's re-arm nor ``reset()`` resets it; ``SharedConditioners/reset(_:)`` does.
   ///
   /// A name already in the set is a programming error: it stops the program with a message

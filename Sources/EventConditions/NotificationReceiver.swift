@@ -5,7 +5,7 @@ public import EventCore
 ///
 /// Give the receiver one ``NotificationConditioner`` per thing to wait for, count arrivals
 /// with ``check(_:)`` (or let ``listen(to:center:object:)`` count them), and act in
-/// ``onVerified(_:)`` or after ``verified(after:isolation:)-86agy``:
+/// ``onVerified(_:fileID:line:)`` or after ``verified(after:isolation:)-86agy``:
 ///
 /// ```swift
 /// let receiver = NotificationReceiver()
@@ -57,7 +57,7 @@ public final class NotificationReceiver: Sendable {
   let state: Lock<State>
   private let verifiedHandlers = ObserverList<Void>()
   private let ignoredHandlers = ObserverList<String>()
-  /// The ``onArrival(_:)`` handlers.
+  /// The ``onArrival(_:fileID:line:)`` handlers.
   let arrivalHandlers = ObserverList<String>()
 
   /// Creates a receiver with no conditioners.
@@ -140,9 +140,9 @@ public final class NotificationReceiver: Sendable {
   /// The arrival consumes one unit of the conditioner of that name. A shared conditioner is
   /// not consumed (its registry counts it: see ``SharedConditioners/arrive(_:)``), and a name
   /// not in the set consumes nothing; both still evaluate the set. When this arrival completes
-  /// the set, the ``onVerified(_:)`` handlers run, then the tasks waiting in
+  /// the set, the ``onVerified(_:fileID:line:)`` handlers run, then the tasks waiting in
   /// ``verified(after:isolation:)-86agy`` or ``verified()`` resume, before `check` returns; the
-  /// ``onArrival(_:)`` handlers run before them, once the arrival is counted.
+  /// ``onArrival(_:fileID:line:)`` handlers run before them, once the arrival is counted.
   ///
   /// ```swift
   /// let receiver = NotificationReceiver()
@@ -180,7 +180,7 @@ public final class NotificationReceiver: Sendable {
   /// - Parameters:
   ///   - name: The name that arrived.
   ///   - verify: Called once, on the calling thread before this method returns, with what
-  ///     ``check(_:)`` would return, after the ``onVerified(_:)`` handlers written in
+  ///     ``check(_:)`` would return, after the ``onVerified(_:fileID:line:)`` handlers written in
   ///     nonisolated code have run (those isolated to an actor may run later, on it).
   public func check(_ name: String, verify: (Bool) -> Void) {
     verify(check(name))
@@ -209,7 +209,7 @@ public final class NotificationReceiver: Sendable {
   }
 
   /// Marks the ignorable conditioner `name` met for the current round, tells the
-  /// ``onIgnored(_:)`` handlers, then evaluates the set (it may complete it).
+  /// ``onIgnored(_:fileID:line:)`` handlers, then evaluates the set (it may complete it).
   ///
   /// Use it on the failure path: a request that failed still ends the round. Nothing happens
   /// when ``isEnabled`` is `false`, when `name` is not in the set, or when its conditioner was
@@ -252,32 +252,45 @@ public final class NotificationReceiver: Sendable {
   /// screen's) runs on that actor: inline when the completing call is made there, otherwise
   /// scheduled onto it, so ``check(_:)`` may already have returned `true` when it runs.
   ///
-  /// - Parameter handler: The code to run on each completion.
+  /// - Parameters:
+  ///   - handler: The code to run on each completion.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop. The receiver does not keep it alive.
   public func onVerified(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable () -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable () -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let call = IsolatedHandler.callable(handler)
-    return verifiedHandlers.subscribe(
-      ObserverEntry(delivery: .synchronous, isolation: handler.isolation) { _ in call() },
-      endsWithToken: true)
+    let entry = ObserverEntry<Void>(delivery: .synchronous, isolation: handler.isolation) { _ in
+      call()
+    }
+    entry.site = RegistrationSite(.closure, fileID: fileID, line: line)
+    return verifiedHandlers.subscribe(entry, endsWithToken: true)
   }
 
   /// Calls `handler` with the name of each conditioner that ``ignore(_:)`` marks met.
   ///
   /// Handlers run in the order they were added, after the receiver's lock is released and
-  /// before any ``onVerified(_:)`` handler that the ignore triggers: on the ignoring thread
-  /// when written in nonisolated code, on their actor when isolated to one.
+  /// before any ``onVerified(_:fileID:line:)`` handler that the ignore triggers: on the ignoring
+  /// thread when written in nonisolated code, on their actor when isolated to one.
   ///
-  /// - Parameter handler: The code to run, given the ignored name.
+  /// - Parameters:
+  ///   - handler: The code to run, given the ignored name.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop.
   public func onIgnored(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (String) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (String) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    ignoredHandlers.subscribe(
-      ObserverEntry(delivery: .synchronous, isolatedHandler: handler), endsWithToken: true)
+    let entry = ObserverEntry(delivery: .synchronous, isolatedHandler: handler)
+    entry.site = RegistrationSite(.closure, fileID: fileID, line: line)
+    return ignoredHandlers.subscribe(entry, endsWithToken: true)
   }
 
   /// Suspends until the set is verified: at once when it is verified now, otherwise at the

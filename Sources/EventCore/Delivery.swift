@@ -47,12 +47,16 @@ public struct Delivery: Sendable {
     }
 
     @usableFromInline let reference: Reference
+    /// The actor's type, for descriptions: read without loading the reference, whose strong
+    /// load off the actor could be the last reference to it.
+    @usableFromInline package let type: any Actor.Type
 
     /// The actor, or `nil` once it has been deallocated.
     @inlinable package var object: (any Actor)? { reference.object }
 
     @inlinable init(_ object: any Actor) {
       reference = Reference(object: object)
+      type = Swift.type(of: object)
     }
   }
 

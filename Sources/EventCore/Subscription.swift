@@ -6,9 +6,9 @@
 /// reference to the token goes: keep it in a property, a `Set`, or a ``SubscriptionBag`` for as
 /// long as you want the handler to run. Forms bounded by an observer, an owner or a single call
 /// (`Event.register`, `Event.subscribeOnce`, `Broadcaster.register`,
-/// `NotificationCenter.observe(_:object:owner:delivery:_:)` and `observeOnce`) outlive their
-/// token, which you may drop. <doc:SubscriptionLifetimes> lists every form of each kind. There
-/// is no `removeObserver` to forget.
+/// `NotificationCenter.observe(_:object:owner:delivery:_:fileID:line:)` and `observeOnce`) outlive
+/// their token, which you may drop. <doc:SubscriptionLifetimes> lists every form of each kind.
+/// There is no `removeObserver` to forget.
 ///
 /// ```swift
 /// final class Screen {

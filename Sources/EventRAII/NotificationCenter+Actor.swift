@@ -32,15 +32,20 @@ extension NotificationCenter {
   ///   - owner: The actor to run `handler` on, whose lifetime bounds the observation. It is not
   ///     retained.
   ///   - handler: The closure to run on the actor with it and each matching notification.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
   ///   it does not end the observation.
   @discardableResult
   public func observe<A: Actor>(
     _ name: Notification.Name?, object: AnyObject? = nil, owner: A,
-    _ handler: @escaping @Sendable (isolated A, Notification) -> Void
+    _ handler: @escaping @Sendable (isolated A, Notification) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
-      name, object: object, observer: owner, delivery: .synchronous, isolation: owner
+      name, object: object, observer: owner, delivery: .synchronous, isolation: owner,
+      site: RegistrationSite(.actor(A.self), fileID: fileID, line: line)
     ) { owner, note in
       // Carried in as `PostedNotification` is carried to any other thread (see there).
       let posted = PostedNotification(notification: note)
@@ -51,7 +56,7 @@ extension NotificationCenter {
   }
 
   /// An actor's unbound method does not compile as an action: observe with the actor as owner
-  /// instead, ``observe(_:object:owner:_:)``.
+  /// instead, ``observe(_:object:owner:_:fileID:line:)``.
   @available(
     *, unavailable,
     message:
@@ -59,7 +64,7 @@ extension NotificationCenter {
   )
   public func observe<A: Actor, Action>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: A, action: Action,
-    delivery: Delivery = .synchronous
+    delivery: Delivery = .synchronous, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     fatalError("unavailable")
   }

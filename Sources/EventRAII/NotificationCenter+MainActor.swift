@@ -6,7 +6,7 @@ extension NotificationCenter {
   /// notification; the method always runs on the main actor.
   ///
   /// The twin of the target-action form
-  /// ``observe(_:object:target:action:delivery:isolation:)-3mzy9``
+  /// ``observe(_:object:target:action:delivery:isolation:fileID:line:)-39seh``
   /// that Swift picks for a method isolated to the main actor, such as a `@MainActor` screen's:
   ///
   /// ```swift
@@ -25,7 +25,8 @@ extension NotificationCenter {
   /// names it: Swift drops the isolation of an unbound method that it converts to a plain
   /// function, and the method would run on the posting thread. From nonisolated code the call
   /// does not compile (`call to main actor-isolated instance method
-  /// 'observe(_:object:target:action:delivery:)' in a synchronous nonisolated context`).
+  /// 'observe(_:object:target:action:delivery:fileID:line:)' in a synchronous nonisolated
+  /// context`).
   ///
   /// The target is held weakly: once it is deallocated the method is never called again. The
   /// observation lasts until the returned token is cancelled or released. The method runs on the
@@ -40,28 +41,31 @@ extension NotificationCenter {
   ///   - action: The unbound `@MainActor` method to call, taking the notification.
   ///   - delivery: Ignored: the method runs on the main actor. Accepted so that the call reads
   ///     as the nonisolated form.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> @MainActor (Notification) -> Void,
-    delivery: Delivery = .synchronous
+    delivery: Delivery = .synchronous, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     // The entry calls `action` only on the main actor (its isolation), so dropping the
     // attribute here loses nothing: Swift's conversion keeps the representation.
     let method = action as (Target) -> (Notification) -> Void
     return observe(
       name, object: object, target: target, action: method, delivery: delivery,
-      isolation: MainActor.shared)
+      isolation: MainActor.shared, fileID: fileID, line: line)
   }
 
   /// Observes notifications by calling a `@MainActor` method of `target` that takes no
   /// argument; the method always runs on the main actor.
   ///
   /// The twin of the target-action form
-  /// ``observe(_:object:target:action:delivery:isolation:)-6d6je``
+  /// ``observe(_:object:target:action:delivery:isolation:fileID:line:)-9acik``
   /// for a method isolated to the main actor; see
-  /// ``observe(_:object:target:action:delivery:)-1hj9w``.
+  /// ``observe(_:object:target:action:delivery:fileID:line:)-6jd2j``.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -70,16 +74,19 @@ extension NotificationCenter {
   ///   - target: The object whose method is called. It is not retained.
   ///   - action: The unbound `@MainActor` method to call, taking no argument.
   ///   - delivery: Ignored: the method runs on the main actor.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> @MainActor () -> Void,
-    delivery: Delivery = .synchronous
+    delivery: Delivery = .synchronous, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let method = action as (Target) -> () -> Void
     return observe(
       name, object: object, target: target, action: method, delivery: delivery,
-      isolation: MainActor.shared)
+      isolation: MainActor.shared, fileID: fileID, line: line)
   }
 }

@@ -39,15 +39,20 @@ extension NotificationCenter {
   ///     sender. Once it is deallocated the observation matches nothing.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with each matching notification.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   /// - Complexity: Amortised O(1) to register; a post costs O(*n*) in the observers of its
   ///   name that it reaches: those without a sender filter and those of its sender. Observers of
   ///   other senders cost it nothing.
   public func observe(
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let (lease, entry) = closureRegistration(name, object: object, delivery: delivery, handler)
+    entry.site = RegistrationSite(.closure, fileID: fileID, line: line)
     return lease.subscribe(entry)
   }
 
@@ -98,9 +103,9 @@ extension NotificationCenter {
   /// on that actor whichever thread posts, and `delivery` does not apply; one written in
   /// nonisolated code runs as `delivery` says, on the posting threads, so the owner must be
   /// `Sendable` (a `@MainActor` class is) and the handler `@Sendable`, or the call does not
-  /// compile. An actor observes as its own owner with ``observe(_:object:owner:_:)``. The owner
-  /// is kept alive for the call only. After ``/EventCore/Subscription/cancel()`` returns, the
-  /// handler is not started again.
+  /// compile. An actor observes as its own owner with ``observe(_:object:owner:_:fileID:line:)``.
+  /// The owner is kept alive for the call only. After ``/EventCore/Subscription/cancel()`` returns,
+  /// the handler is not started again.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -110,6 +115,9 @@ extension NotificationCenter {
   ///     retained.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with the owner and each matching notification.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
   ///   it does not end the observation.
   @discardableResult
@@ -118,10 +126,12 @@ extension NotificationCenter {
     delivery: Delivery = .synchronous,
     @_inheritActorContext _ handler:
       @escaping @isolated(any) @Sendable (Owner, Notification)
-      -> Void
+      -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
       name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
+      site: RegistrationSite(.observer(Owner.self), fileID: fileID, line: line),
       // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
       IsolatedHandler.callable(observer: handler)
     )
@@ -164,14 +174,18 @@ extension NotificationCenter {
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous,
-    isolation: (any Actor)? = #isolation
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
-      name, object: object, observer: target, delivery: delivery, isolation: isolation
+      name, object: object, observer: target, delivery: delivery, isolation: isolation,
+      site: RegistrationSite(.observer(Target.self), fileID: fileID, line: line)
     ) { target, note in
       action(target)(note)
     }
@@ -212,14 +226,18 @@ extension NotificationCenter {
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous,
-    isolation: (any Actor)? = #isolation
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
-      name, object: object, observer: target, delivery: delivery, isolation: isolation
+      name, object: object, observer: target, delivery: delivery, isolation: isolation,
+      site: RegistrationSite(.observer(Target.self), fileID: fileID, line: line)
     ) { target, _ in
       action(target)()
     }
@@ -229,7 +247,8 @@ extension NotificationCenter {
   /// the observation is token-held.
   func observe<Observer: AnyObject>(
     _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
-    isolation: (any Actor)?, _ handler: @escaping (Observer, Notification) -> Void
+    isolation: (any Actor)?, site: RegistrationSite,
+    _ handler: @escaping (Observer, Notification) -> Void
   ) -> Subscription {
     let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
     let entry = ObserverEntry<PostedNotification>(
@@ -237,6 +256,7 @@ extension NotificationCenter {
     ) { observer, posted in
       withExtendedLifetime(lease) { handler(observer, posted.notification) }
     }
+    entry.site = site
     return lease.subscribe(entry)
   }
 }

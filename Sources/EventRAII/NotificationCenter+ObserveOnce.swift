@@ -18,7 +18,8 @@ extension NotificationCenter {
   /// notification arrives.
   ///
   /// ### Threading
-  /// Thread-safe. The handler runs as `delivery` says, like ``observe(_:object:delivery:_:)``.
+  /// Thread-safe. The handler runs as `delivery` says, like
+  /// ``observe(_:object:delivery:_:fileID:line:)``.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -26,13 +27,18 @@ extension NotificationCenter {
   ///     sender.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with the first matching notification.
+  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///     leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   @discardableResult
   public func observeOnce(
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let (lease, entry) = closureRegistration(name, object: object, delivery: delivery, handler)
+    entry.site = RegistrationSite(.once, fileID: fileID, line: line)
     // The sender filter is applied before the entry is reached (it sits in its sender's
     // group), so a notification from another sender never uses the single run up.
     entry.runOnce()

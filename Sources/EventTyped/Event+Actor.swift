@@ -31,13 +31,20 @@ extension Event {
   ///
   /// - Parameters:
   ///   - actor: The actor to run `handler` on, held weakly.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - handler: The closure to run on the actor for each post, with the actor and the payload.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the actor, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func register<A: Actor>(
-    _ actor: A, handler: @escaping @Sendable (isolated A, Payload) -> Void
+    _ actor: A, priority: Int = 0,
+    handler: @escaping @Sendable (isolated A, Payload) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let entry = ObserverEntry(
       observer: actor, keyed: true, delivery: delivery, isolation: actor
@@ -45,18 +52,22 @@ extension Event {
       // The entry runs only on its isolation, `actor`: the check never fails.
       actor.assumeIsolated { actor in handler(actor, payload) }
     }
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(
+      entry, .actor(A.self), priority: priority, fileID: fileID, line: line, endsWithToken: false)
   }
 
   /// An actor's unbound method does not compile as a handler: register the actor with a closure
-  /// instead, ``register(_:handler:)-(A,_)``.
+  /// instead, ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``.
   @available(
     *, unavailable,
     message:
       "an actor's unbound method cannot be called off the actor; register the actor with a closure: register(self) { me, value in me.record(value) }"
   )
   @discardableResult
-  public func register<A: Actor, Function>(_ actor: A, function: Function) -> Subscription {
+  public func register<A: Actor, Function>(
+    _ actor: A, priority: Int = 0, function: Function,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Subscription {
     fatalError("unavailable")
   }
 }

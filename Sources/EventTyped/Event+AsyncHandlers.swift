@@ -24,16 +24,26 @@ extension Event {
   /// registration.
   ///
   /// A closure literal with no `await` in it (and not marked `async`) selects the synchronous
-  /// ``subscribe(_:)-2rz2g`` instead.
+  /// ``subscribe(priority:_:fileID:line:)-9ws6a`` instead.
   ///
-  /// - Parameter handler: The closure to run for each post.
+  /// - Parameters:
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
+  ///   - handler: The closure to run for each post.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1) per post.
   public func subscribe(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) async -> Void
+    priority: Int = 0,
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) async -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let calls = Liveness()
-    let (stream, continuation) = makeHandlerQueue()
+    let site = RegistrationSite(
+      .async(isolation: handler.isolation.map { type(of: $0) }), fileID: fileID, line: line)
+    let (stream, continuation) = makeHandlerQueue(site: site, priority: priority)
     Task {
       await Self.call(
         handler, with: stream, finishing: continuation, while: calls, on: handler.isolation)
@@ -76,12 +86,12 @@ extension Event {
 
   /// The queue of an async handler: a stream registered on this event, like a ``values``
   /// stream, that also takes the markers of ``flush()``.
-  private func makeHandlerQueue() -> (
+  private func makeHandlerQueue(site: RegistrationSite, priority: Int) -> (
     stream: AsyncStream<HandlerItem>, continuation: AsyncStream<HandlerItem>.Continuation
   ) {
     let (stream, continuation) = AsyncStream.makeStream(of: HandlerItem.self)
     let id = streams.withLock { $0.makeID() }
-    let subscription = subscribeOnPostingThread(replaying: true) {
+    let subscription = subscribeOnPostingThread(replaying: true, site: site, priority: priority) {
       continuation.yield(.payload($0))
     }
     continuation.onTermination = { [weak self] _ in

@@ -4,8 +4,8 @@ extension Event {
   /// Registers an unbound `@MainActor` method of `observer`, whose parameters are the payload's
   /// elements; the method always runs on the main actor.
   ///
-  /// The twin of ``register(_:function:isolation:)-(Observer,_,_)`` that Swift picks for a
-  /// method isolated to the main actor, such as a `@MainActor` screen's:
+  /// The twin of ``register(_:priority:function:isolation:fileID:line:)-(Observer,_,_,_,_,_)`` that
+  /// Swift picks for a method isolated to the main actor, such as a `@MainActor` screen's:
   ///
   /// ```swift
   /// @MainActor final class DownloadsScreen {
@@ -20,9 +20,9 @@ extension Event {
   /// It is isolated to the main actor itself, so that a registration made off the main actor
   /// names it: Swift drops the isolation of an unbound method that it converts to a plain
   /// function, and the method would run on the posting thread. From nonisolated code the call
-  /// does not compile (`call to main actor-isolated instance method 'register(_:function:)' in
-  /// a synchronous nonisolated context`); write it where the main actor runs, or with `await`
-  /// from asynchronous code.
+  /// does not compile (`call to main actor-isolated instance method
+  /// 'register(_:priority:function:fileID:line:)' in a synchronous nonisolated context`); write
+  /// it where the main actor runs, or with `await` from asynchronous code.
   ///
   /// Otherwise the same as the nonisolated form: the observer is held weakly, has one
   /// registration per event (registering it again replaces the handler and moves it to the end
@@ -31,37 +31,53 @@ extension Event {
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Screen.show`.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   /// - Complexity: Amortised O(1).
   @MainActor @inlinable @inline(__always)
   @discardableResult
   public func register<Observer: AnyObject & Sendable, each Element>(
-    _ observer: Observer,
-    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void
+    _ observer: Observer, priority: Int = 0,
+    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     // The entry calls `function` only on the main actor (its isolation), so dropping the
     // attribute here loses nothing: Swift's conversion keeps the representation.
     let method = function as (Observer) -> (repeat each Element) -> Void
-    return register(observer, function: method, isolation: MainActor.shared)
+    return register(
+      observer, priority: priority, function: method, isolation: MainActor.shared,
+      fileID: fileID, line: line)
   }
 
   /// Registers an unbound `@MainActor` method named through `Self`
   /// (`register(self, function: Self.show)` in a `@MainActor` class); the same as
-  /// ``register(_:function:)-(Observer,_)``.
+  /// ``register(_:priority:function:fileID:line:)-(Observer,_,_,_,_)``.
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly; it must be an instance of the type that
   ///     declares `function` (checked once, at registration).
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Self.show`.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @MainActor @_disfavoredOverload
   @discardableResult
   public func register<Object: AnyObject & Sendable, Observer: AnyObject & Sendable, each Element>(
-    _ observer: Object,
-    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void
+    _ observer: Object, priority: Int = 0,
+    function: @escaping (Observer) -> @MainActor (repeat each Element) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     let method = function as (Observer) -> (repeat each Element) -> Void
-    return register(observer, function: method, isolation: MainActor.shared)
+    return register(
+      observer, priority: priority, function: method, isolation: MainActor.shared,
+      fileID: fileID, line: line)
   }
 }

@@ -21,8 +21,8 @@ extension Event {
   /// payload that matches is returned at once. With ``Replay/untilObserved`` the call takes
   /// held payloads one at a time, oldest first, until one matches (the rejected ones are
   /// consumed, as a live post it rejects would be), and leaves the rest held for the next
-  /// registration, as ``subscribeOnce(_:)`` does; with the default predicate it takes the oldest
-  /// held payload only.
+  /// registration, as ``subscribeOnce(priority:_:fileID:line:)`` does; with the default predicate
+  /// it takes the oldest held payload only.
   ///
   /// - Parameters:
   ///   - predicate: Which payload to return; every payload by default. Called on the posting

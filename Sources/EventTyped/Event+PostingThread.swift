@@ -9,12 +9,18 @@ extension Event {
   ///   - replaying: Whether the registration first receives what the event retains (oldest
   ///     first, before this returns), as every public registration does; `false` leaves it
   ///     retained, or held, for the next registration.
+  ///   - site: What the registration is and where it was written, for `String(reflecting:)`;
+  ///     by default one the package makes itself.
+  ///   - priority: Where the registration runs among the others: higher first.
   ///   - handler: Called with each payload on the posting thread; it must not block.
   /// - Returns: A token that ends the registration when cancelled or released.
   package func subscribeOnPostingThread(
-    replaying: Bool, _ handler: @escaping @Sendable (Payload) -> Void
+    replaying: Bool, site: RegistrationSite = .madeByThePackage, priority: Int = 0,
+    _ handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
     let entry = ObserverEntry<Payload>(delivery: .synchronous, handler: handler)
+    entry.site = site
+    entry.priority = priority
     return replaying
       ? list.subscribeReplaying(entry, endsWithToken: true)
       : list.subscribe(entry, endsWithToken: true)

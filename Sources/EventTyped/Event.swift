@@ -1,6 +1,7 @@
 import EventCore
 
-/// A typed event that delivers a payload to weakly held observers, in registration order.
+/// A typed event that delivers a payload to weakly held observers, by priority, then in
+/// registration order.
 ///
 /// Declare one event per thing that happens, usually as a `static let` of the type that posts
 /// it. The payload's type is part of the event's type, so every handler is checked at compile
@@ -53,8 +54,8 @@ import EventCore
 /// A registration made from nonisolated code runs on every thread that posts, so Swift 6 checks
 /// it: its observer must be `Sendable` (a `@MainActor` class is) and its closure `@Sendable`, and
 /// a `@MainActor` method does not compile there unless the caller runs on the main actor. An
-/// actor observes with ``register(_:handler:)-(A,_)``. What compiles where, and what Swift cannot
-/// check, is in the Events documentation's "What compiles where".
+/// actor observes with ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``. What compiles
+/// where, and what Swift cannot check, is in the Events documentation's "What compiles where".
 public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
   public let delivery: Delivery
@@ -77,13 +78,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// static let didLogin = Event<User>(replay: .latest)  // late screens read the current user
   /// ```
   ///
-  /// With a replay, every new registration (``subscribe(_:)-2rz2g``,
-  /// ``subscribeOnce(_:)``, the async `subscribe`, every `register` form, each iteration of
-  /// ``values``) first receives what the event retains, oldest first, through its own delivery,
-  /// then every later post: each payload exactly once, with no gap and no duplicate, even while
-  /// other threads post during the registration. The event reads what it retains and publishes
-  /// the registration in one critical section, and a post records its payload and reads the
-  /// registrations in one critical section too, so each post falls wholly before the
+  /// With a replay, every new registration (``subscribe(priority:_:fileID:line:)-9ws6a``,
+  /// ``subscribeOnce(priority:_:fileID:line:)``, the async `subscribe`, every `register` form, each
+  /// iteration of ``values``) first receives what the event retains, oldest first, through its own
+  /// delivery, then every later post: each payload exactly once, with no gap and no duplicate, even
+  /// while other threads post during the registration. The event reads what it retains and
+  /// publishes the registration in one critical section, and a post records its payload and reads
+  /// the registrations in one critical section too, so each post falls wholly before the
   /// registration (replayed) or after it (live). A live post that reaches the registration
   /// while its replay runs is held behind the replay, and the registering thread delivers it
   /// right after: with `.synchronous` delivery, such a post made on another thread returns
@@ -117,55 +118,65 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// The observer is held weakly, and the method is called on it only while it lives. An
   /// observer has one registration per event: registering it again, with this method or
-  /// ``register(_:handler:)-(Observer,_)``, replaces the previous handler (which then receives
-  /// nothing more, not even a delivery already queued) and moves the observer to the end of the
-  /// order.
+  /// ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``, replaces the previous
+  /// handler (which then receives nothing more, not even a delivery already queued) and moves the
+  /// observer to the end of the order.
   ///
   /// The observer is `Sendable`: registered from nonisolated code, the method runs on the
   /// posting threads. Registered from code isolated to an actor (`isolation`), it runs on that
   /// actor whichever thread posts (inline when the post is made there), and the event's
   /// delivery does not apply; registered from nonisolated code it runs as the delivery says. A
-  /// `@MainActor` method selects ``register(_:function:)-(Observer,_)`` instead, which runs it on
-  /// the main actor and does not compile off it. Swift drops the isolation of another global
-  /// actor's unbound method without a diagnostic when it converts it: register such a method
-  /// from its actor's code, or with a closure (``register(_:handler:)-(Observer,_)``), which
-  /// keeps its own. An actor's own method does not convert: use
-  /// ``register(_:handler:)-(A,_)``.
+  /// `@MainActor` method selects ``register(_:priority:function:fileID:line:)-(Observer,_,_,_,_)``
+  /// instead, which runs it on the main actor and does not compile off it. Swift drops the
+  /// isolation of another global actor's unbound method without a diagnostic when it converts it:
+  /// register such a method from its actor's code, or with a closure
+  /// (``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``), which keeps its own. An
+  /// actor's own method does not convert: use
+  /// ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``.
   ///
   /// Written at the call site (`Screen.show`), the method allocates nothing per delivery: this
   /// call is always inlined into yours. A method passed in as a function value, through a
   /// helper of your own, allocates a closure per delivery (the Performance article of the
-  /// documentation says why); ``register(_:handler:)-(Observer,_)`` never does.
+  /// documentation says why); ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``
+  /// never does.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly; `Sendable`.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound method, such as `Service.handle`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides. An explicit value is
   ///     trusted: it names where the method may run.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
   @inlinable @inline(__always)
   @discardableResult
   public func register<Observer: AnyObject & Sendable, each Element>(
-    _ observer: Observer, function: @escaping (Observer) -> (repeat each Element) -> Void,
-    isolation: (any Actor)? = #isolation
+    _ observer: Observer, priority: Int = 0,
+    function: @escaping (Observer) -> (repeat each Element) -> Void,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolation: isolation
     ) { (observer: Observer, payload: Payload) in
       function(observer)(repeat each payload)
     }
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(
+      entry, .observer(Observer.self), priority: priority, fileID: fileID, line: line,
+      endsWithToken: false)
   }
 
   /// Registers an unbound method named through `Self` (`register(self, function: Self.show)`),
   /// the spelling a class body reaches for; the same as
-  /// ``register(_:function:isolation:)-(Observer,_,_)``.
+  /// ``register(_:priority:function:isolation:fileID:line:)-(Observer,_,_,_,_,_)``.
   ///
   /// Inside a class, `self` has the class's type while `Self.show` takes `Self`, and Swift
   /// cannot unify the two for one generic parameter, so this form takes the observer's type
@@ -174,22 +185,30 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - observer: The object to call, held weakly; it must be an instance of the type that
   ///     declares `function` (checked once, at registration).
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The unbound method, such as `Self.show`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @_disfavoredOverload
   @discardableResult
   public func register<Object: AnyObject & Sendable, Observer: AnyObject & Sendable, each Element>(
-    _ observer: Object, function: @escaping (Observer) -> (repeat each Element) -> Void,
-    isolation: (any Actor)? = #isolation
+    _ observer: Object, priority: Int = 0,
+    function: @escaping (Observer) -> (repeat each Element) -> Void,
+    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     guard let typed = observer as? Observer else {
       fatalError(
         "Event.register(_:function:): \(Object.self) is not a \(Observer.self), whose method "
           + "`function` is")
     }
-    return register(typed, function: function, isolation: isolation)
+    return register(
+      typed, priority: priority, function: function, isolation: isolation, fileID: fileID,
+      line: line)
   }
 
   /// Registers a closure that receives `observer` and the payload.
@@ -208,7 +227,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// the event's delivery does not apply; in nonisolated code, as the delivery says. So from
   /// nonisolated code the observer must be `Sendable` and the closure `@Sendable` (it captures
   /// only `Sendable` values), or the call does not compile. An actor registers itself with
-  /// ``register(_:handler:)-(A,_)``, which this form would not run on the actor.
+  /// ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``, which this form would not run on
+  /// the actor.
   ///
   /// This form also serves labelled tuple payloads such as `Event<(name: String, count: Int)>`,
   /// which `function:` cannot. An observer has one registration per event: registering it again
@@ -219,20 +239,28 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post, with the observer and the payload; it runs
   ///     on the actor it was written on, if any.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
   @inlinable
   @discardableResult
   public func register<Observer: AnyObject & Sendable>(
-    _ observer: Observer,
-    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Observer, Payload) -> Void
+    _ observer: Observer, priority: Int = 0,
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Observer, Payload) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolatedHandler: handler)
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(
+      entry, .observer(Observer.self), priority: priority, fileID: fileID, line: line,
+      endsWithToken: false)
   }
 
   /// Registers a type-level (static) function for `type`, whose parameters are the payload's
@@ -256,23 +284,30 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - type: The type the function belongs to; it identifies the registration.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - function: The function to call with the payload's elements; `@Sendable`.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that ends the registration when cancelled. You may ignore it: releasing
   ///   it does not cancel.
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func register<T, each Element>(
-    _ type: T.Type,
+    _ type: T.Type, priority: Int = 0,
     @_inheritActorContext function:
       @escaping @isolated(any) @Sendable (repeat each Element)
-      -> Void
+      -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
     let key = typeKey(for: type)
     let call = IsolatedHandler.callable(function)
     let entry = ObserverEntry(
       observer: key, keyed: true, delivery: delivery, isolation: function.isolation
     ) { (_: TypeKey, payload: Payload) in call(repeat each payload) }
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(
+      entry, .type(T.self), priority: priority, fileID: fileID, line: line, endsWithToken: false)
   }
 
   /// Registers a closure for as long as the returned token lives.
@@ -285,15 +320,23 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Each call adds a registration, delivered after those made before it. Thread-safe; a handler
   /// may call it during a post, and the new registration gets the next post.
   ///
-  /// - Parameter handler: The closure to run for each post.
+  /// - Parameters:
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
+  ///   - handler: The closure to run for each post.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
   @inlinable
   public func subscribe(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+    priority: Int = 0,
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let entry = ObserverEntry(delivery: delivery, isolatedHandler: handler)
-    return list.subscribeReplaying(entry, endsWithToken: true)
+    return add(entry, .closure, priority: priority, fileID: fileID, line: line, endsWithToken: true)
   }
 
   /// Registers a closure for the next post only; the registration then ends by itself.
@@ -304,24 +347,32 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// It runs exactly once, even when many threads post at once, and a post made inside the
   /// handler does not run it again: the registration ends (its token reads `isCancelled`, and
-  /// ``observerCount`` drops) just before the handler runs. Unlike ``subscribe(_:)-2rz2g``,
-  /// releasing the token does not end it, so you may drop the token; cancel it to call the
-  /// handler off before a post arrives. With a replay, it runs with the first payload it
-  /// receives: the oldest retained.
+  /// ``observerCount`` drops) just before the handler runs. Unlike
+  /// ``subscribe(priority:_:fileID:line:)-9ws6a``, releasing the token does not end it, so you may
+  /// drop the token; cancel it to call the handler off before a post arrives. With a replay, it
+  /// runs with the first payload it receives: the oldest retained.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
   /// post.
   ///
-  /// - Parameter handler: The closure to run for the next post.
+  /// - Parameters:
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
+  ///   - handler: The closure to run for the next post.
+  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
+  ///     shows; leave the default.
+  ///   - line: The line the registration was written on; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   /// - Complexity: Amortised O(1).
   @discardableResult
   public func subscribeOnce(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+    priority: Int = 0,
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let entry = ObserverEntry(delivery: delivery, isolatedHandler: handler)
     entry.runOnce()
-    return list.subscribeReplaying(entry, endsWithToken: false)
+    return add(entry, .once, priority: priority, fileID: fileID, line: line, endsWithToken: false)
   }
 
   /// Ends the registration of `observer`, if it has one.
@@ -336,8 +387,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// `AnyObject`. An `AnyObject` value is accepted as it is.
   ///
   /// - Parameter observer: An object registered with
-  ///   ``register(_:function:isolation:)-(Observer,_,_)``, ``register(_:handler:)-(Observer,_)``
-  ///   or another `register` form.
+  ///   ``register(_:priority:function:isolation:fileID:line:)-(Observer,_,_,_,_,_)``,
+  ///   ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)`` or another `register` form.
   public func unregister<Observer: AnyObject>(_ observer: Observer) {
     list.removeObserver(observer)
   }
@@ -347,7 +398,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// After it returns, the type's function is not invoked again. Thread-safe, and safe from a
   /// handler.
   ///
-  /// - Parameter type: A type registered with ``register(_:function:)-(T.Type,_)``.
+  /// - Parameter type: A type registered with
+  ///   ``register(_:priority:function:fileID:line:)-(T.Type,_,_,_,_)``.
   public func unregister<T>(_ type: T.Type) {
     let key = typeKeys.withLock { $0[ObjectIdentifier(type)] }
     if let key { list.removeObserver(key) }
@@ -363,7 +415,8 @@ public final class Event<Payload: Sendable>: Sendable {
     finishStreams()
   }
 
-  /// Delivers `payload` to every live registration, in registration order.
+  /// Delivers `payload` to every live registration, by priority (higher first), then in
+  /// registration order.
   ///
   /// With `.synchronous` delivery every handler has run when `post` returns; with `.queue` or
   /// `.mainActor` it returns at once. The post reaches the registrations present when it starts,
@@ -427,6 +480,18 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: O(*n*) in the number of registrations.
   public var observerCount: Int {
     list.count
+  }
+
+  /// Registers `entry`, made by a public form, with where it was written and its priority, and
+  /// delivers the replay to it.
+  @inlinable
+  func add(
+    _ entry: ObserverEntry<Payload>, _ kind: RegistrationSite.Kind, priority: Int,
+    fileID: StaticString, line: UInt, endsWithToken: Bool
+  ) -> Subscription {
+    entry.site = RegistrationSite(kind, fileID: fileID, line: line)
+    entry.priority = priority
+    return list.subscribeReplaying(entry, endsWithToken: endsWithToken)
   }
 
   private func typeKey<T>(for type: T.Type) -> TypeKey {

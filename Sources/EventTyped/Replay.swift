@@ -55,8 +55,8 @@ public struct Replay: Sendable, Hashable {
   /// Posts made while the event has no live registration are held, in order, and handed to the
   /// next registration; posts made while one exists are delivered, not held.
   ///
-  /// A ``Event/subscribeOnce(_:)`` that is the first registration takes only the oldest held
-  /// payload; the rest stay held for the next registration.
+  /// A ``Event/subscribeOnce(priority:_:fileID:line:)`` that is the first registration takes only
+  /// the oldest held payload; the rest stay held for the next registration.
   ///
   /// A held payload counts as handed over only when a handler starts on it. With a `.queue` or
   /// `.mainActor` delivery the replay runs later; the payloads a registration drops before

@@ -3,16 +3,17 @@ import Foundation
 
 /// `typed`: EventTyped's typed events, IZEvent-style: method observers, tuple payloads, a
 /// queue-delivered event, an async-stream consumer, a gate that holds posts until it opens, a
-/// replayed login state that a screen created later reads at once, and an async handler.
+/// replayed login state that a screen created later reads at once, an async handler, and a
+/// priority with the event's own list of who observes it, from where.
 enum TypedDemo {
   @MainActor
   static func run() async -> Bool {
     let report = DemoReport(
       name: "typed",
       title:
-        "typed events, tuple payloads, queues, async streams, gates, replay and async handlers "
-        + "(EventTyped)",
-      scenarios: 7)
+        "typed events, tuple payloads, queues, async streams, gates, replay, async handlers and "
+        + "priorities (EventTyped)",
+      scenarios: 8)
     await report.scenario("method observers on an Event<Void>, one registration per observer") {
       methodObservers(report)
     }
@@ -33,6 +34,9 @@ enum TypedDemo {
     }
     await report.scenario("an async handler on the main actor: one call at a time, in post order") {
       await asyncHandler(report)
+    }
+    await report.scenario("a priority, and String(reflecting:) lists who observes, from where") {
+      priorities(report)
     }
     return report.finish()
   }
@@ -258,6 +262,47 @@ enum TypedDemo {
   }
 }
 
+extension TypedDemo {
+  /// The undo banner registers after the cancel log, with a higher priority: it is meant to run
+  /// first. The event's debug description lists both, with where they registered.
+  @MainActor
+  fileprivate static func priorities(_ report: DemoReport) {
+    let ran = Arrivals<String>()
+    let banner = UndoBanner(ran: ran)
+    let log = Downloads.didCancel.subscribe { file in
+      DemoLog.event("cancel log records \(file)")
+      ran.record("cancel log")
+    }
+    Downloads.didCancel.register(banner, priority: 10) { banner, file in banner.offerUndo(file) }
+    DemoLog.event("post Downloads.didCancel(\"video.mov\")")
+    Downloads.didCancel.post("video.mov")
+    DemoLog.event("ran in order: \(ran.all.joined(separator: ", "))")
+    let description = String(reflecting: Downloads.didCancel)
+    DemoLog.event("String(reflecting: Downloads.didCancel):")
+    for line in description.split(separator: "\n") { DemoLog.plain("             \(line)") }
+    report.check(ran.all.count == 2, "each handler ran once")
+    report.check(
+      description.contains("priority 10, events_demo/TypedDemo.swift:"),
+      "the description lists the banner's priority and the line it registered on")
+    log.cancel()
+    Downloads.didCancel.unregister(banner)
+  }
+}
+
+/// Offers to undo a cancelled download.
+private final class UndoBanner: Sendable {
+  private let ran: Arrivals<String>
+
+  init(ran: Arrivals<String>) {
+    self.ran = ran
+  }
+
+  func offerUndo(_ file: String) {
+    DemoLog.event("undo banner offers to restart \(file)")
+    ran.record("undo banner")
+  }
+}
+
 /// The events of a download manager, declared where they are posted.
 private enum Downloads {
   static let didStart = Event<Void>()
@@ -265,6 +310,7 @@ private enum Downloads {
   static let progress = Event<(file: String, percent: Int)>(
     delivery: .queue(ExecutionContext.queue("typed.progress")))
   static let didFail = Event<String>(delivery: .mainActor)
+  static let didCancel = Event<String>()
 }
 
 /// The background queue the simulated network posts from.

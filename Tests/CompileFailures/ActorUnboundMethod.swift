@@ -1,4 +1,4 @@
-// expect-error: 'register(_:function:)' is unavailable: an actor's unbound method cannot be called off the actor
+// expect-error: 'register(_:priority:function:fileID:line:)' is unavailable: an actor's unbound method cannot be called off the actor
 //
 // 20.2: an actor's own unbound method never converts to a function that can be called without
 // the actor; the diagnostic names the form to use.

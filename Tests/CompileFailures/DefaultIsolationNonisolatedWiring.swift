@@ -1,5 +1,5 @@
 // default-isolation: MainActor
-// expect-error: call to main actor-isolated instance method 'register(_:function:)' in a synchronous nonisolated context
+// expect-error: call to main actor-isolated instance method 'register(_:priority:function:fileID:line:)' in a synchronous nonisolated context
 //
 // In an app target (default MainActor isolation), a `nonisolated` helper that registers a
 // screen's method.

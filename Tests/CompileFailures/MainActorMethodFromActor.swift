@@ -1,4 +1,4 @@
-// expect-error: call to main actor-isolated instance method 'register(_:function:)' in a synchronous actor-isolated context
+// expect-error: call to main actor-isolated instance method 'register(_:priority:function:fileID:line:)' in a synchronous actor-isolated context
 //
 // A `@MainActor` method registered from another actor would run on that actor.
 import Events

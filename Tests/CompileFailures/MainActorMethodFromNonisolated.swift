@@ -1,4 +1,4 @@
-// expect-error: call to main actor-isolated instance method 'register(_:function:)' in a synchronous nonisolated context
+// expect-error: call to main actor-isolated instance method 'register(_:priority:function:fileID:line:)' in a synchronous nonisolated context
 //
 // 20.1: a `@MainActor` screen's unbound method registered by a nonisolated coordinator would run
 // on the posting thread (Swift drops the method's isolation when it converts it).

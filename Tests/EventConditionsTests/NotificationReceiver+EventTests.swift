@@ -60,4 +60,18 @@ struct NotificationReceiverEventTests {
     pages.post(1)
     withExtendedLifetime(counting) {}
   }
+
+  @Test("String(reflecting: event) lists the listening receiver at the line that called listen")
+  func listedWhereItListens() {
+    let pages = Event<Int>()
+    let receiver = NotificationReceiver(repeats: true)
+    let line = #line + 1
+    let counting = receiver.listen(to: pages, as: "pages")
+    #expect(
+      String(reflecting: pages) == """
+        Event<Int>, 1 registration:
+          closure, synchronous, EventConditionsTests/NotificationReceiver+EventTests.swift:\(line)
+        """)
+    withExtendedLifetime(counting) {}
+  }
 }
