@@ -62,13 +62,6 @@ public import Synchronization
     set { _site = newValue }
   }
 
-  /// The registration's priority: higher runs first. Written once, before the entry is published
-  /// through the list's mutex (as `order` is).
-  @inlinable package var priority: Int {
-    get { _priority }
-    set { _priority = newValue }
-  }
-
   /// ``attachment`` without a retain, for a post path: valid while the caller holds the entry,
   /// which holds the attachment and never changes it once inserted.
   @inlinable package var unretainedAttachment: Unmanaged<AnyObject>? {
@@ -89,7 +82,6 @@ public import Synchronization
   @exclusivity(unchecked) @usableFromInline var _priority = 0
   @exclusivity(unchecked) @usableFromInline var _attachment: AnyObject?
   @exclusivity(unchecked) @usableFromInline var _site = RegistrationSite.madeByThePackage
-  @exclusivity(unchecked) @usableFromInline var _priority = 0
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   @exclusivity(unchecked) @usableFromInline var index = -1

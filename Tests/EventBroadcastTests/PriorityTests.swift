@@ -31,9 +31,7 @@ struct PriorityTests {
     broadcaster.register(
       (any Ranked).self, observer: observers[3], delivery: .synchronous, priority: 10)
     broadcaster.notify((any Ranked).self) { $0.rank() }
-    withKnownIssue("ordering by priority lands with issue 21's observer list") {
-      #expect(log.values == ["high", "high too", "default", "low"])
-    }
+    #expect(log.values == ["high", "high too", "default", "low"])
     withExtendedLifetime(observers) {}
   }
 
@@ -63,9 +61,7 @@ struct PriorityTests {
     ]
     Broadcaster.notify((any Ranked).self) { $0.rank() }
     for token in tokens { token.cancel() }
-    withKnownIssue("ordering by priority lands with issue 21's observer list") {
-      #expect(log.values == ["second", "first"])
-    }
+    #expect(log.values == ["second", "first"])
     withExtendedLifetime((first, second)) {}
   }
 }

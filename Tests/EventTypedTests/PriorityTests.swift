@@ -29,9 +29,7 @@ struct PriorityTests {
       event.subscribe(priority: 10) { _ in log.record("high too") },
     ]
     event.post(1)
-    withKnownIssue("ordering by priority lands with issue 21's observer list") {
-      #expect(log.values == ["high", "high too", "default", "low"])
-    }
+    #expect(log.values == ["high", "high too", "default", "low"])
     withExtendedLifetime(tokens) {}
   }
 
@@ -46,9 +44,7 @@ struct PriorityTests {
     event.register(RankedType.self, priority: 4) { (_: Int) in log.record("type") }
     event.subscribeOnce(priority: 5) { _ in log.record("once") }
     event.post(1)
-    withKnownIssue("ordering by priority lands with issue 21's observer list") {
-      #expect(log.values == ["once", "type", "closure", "method"])
-    }
+    #expect(log.values == ["once", "type", "closure", "method"])
     withExtendedLifetime((method, closure)) {}
   }
 
