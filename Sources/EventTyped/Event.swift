@@ -76,6 +76,9 @@ public final class Event<Payload: Sendable>: Sendable {
   /// The live ``values`` streams and async handlers, finished when the event is deallocated.
   let streams = Lock(StreamRegistry())
 
+  /// The ``errors`` channel, once read, shared with the throwing registrations.
+  let errorChannel = Lock(ErrorChannel())
+
   /// Creates an event with no observers.
   ///
   /// ```swift

@@ -84,7 +84,9 @@
 
   /// The calling thread's frame of `event`, if the thread is delivering a post of it, starting
   /// from `top`.
-  @usableFromInline static func frame(of event: ObjectIdentifier, from top: UnsafeMutableRawPointer?)
+  @usableFromInline static func frame(
+    of event: ObjectIdentifier, from top: UnsafeMutableRawPointer?
+  )
     -> UnsafeMutablePointer<PostFrame>?
   {
     var current = top

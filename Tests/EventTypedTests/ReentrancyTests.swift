@@ -18,7 +18,9 @@ private func correctingObservers(_ event: Event<Int>, log: Recorder<String>) -> 
 
 @Suite("Reentrancy")
 struct ReentrancyTests {
-  @Test("an event delivers nested posts at once by default: later observers see the newer payload first")
+  @Test(
+    "an event delivers nested posts at once by default: later observers see the newer payload first"
+  )
   func immediateIsDepthFirst() {
     let event = Event<Int>()
     #expect(event.reentrancy == .immediate)
@@ -29,7 +31,8 @@ struct ReentrancyTests {
     _ = tokens
   }
 
-  @Test("with .queued, a nested post waits until every observer has the outer one: one order for all")
+  @Test(
+    "with .queued, a nested post waits until every observer has the outer one: one order for all")
   func queuedIsBreadthFirst() {
     let event = Event<Int>(reentrancy: .queued)
     #expect(event.reentrancy == .queued)
@@ -101,7 +104,8 @@ struct ReentrancyTests {
     _ = first
   }
 
-  @Test("a nested post of another queued event is that event's own, and posts back queue behind ours")
+  @Test(
+    "a nested post of another queued event is that event's own, and posts back queue behind ours")
   func twoQueuedEvents() {
     let ping = Event<Int>(reentrancy: .queued)
     let pong = Event<Int>(reentrancy: .queued)
