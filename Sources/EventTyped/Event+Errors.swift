@@ -20,10 +20,10 @@ extension Event {
   ///   .store(in: &subscriptions)
   /// ```
   ///
-  /// A handler registered with a throwing closure (``subscribe(_:fileID:line:)-(Payload)``,
+  /// A handler registered with a throwing closure (``subscribe(_:fileID:line:)-9xbp4``,
   /// ``register(_:handler:fileID:line:)-(Observer,_,_,_)``,
   /// ``register(_:handler:fileID:line:)-(A,_,_,_)`` or the async
-  /// ``subscribe(_:fileID:line:)-(Payload)`` with `async throws`) that throws does not stop the
+  /// ``subscribe(_:fileID:line:)-2f3yv``) that throws does not stop the
   /// post: the other handlers still run, and the error is posted here, as a ``HandlerError``,
   /// on the thread (or actor) where the handler threw, before the post goes on.
   ///

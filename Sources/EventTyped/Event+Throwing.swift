@@ -54,7 +54,7 @@ extension Event {
   /// The same as ``register(_:handler:)-(Observer,_)`` otherwise: the observer is held weakly
   /// and has one registration per event, and the closure runs on the actor it was written on,
   /// if any. Swift picks this form only for a closure that throws. The errors reach ``errors``
-  /// as ``subscribe(_:fileID:line:)-(Payload)`` describes.
+  /// as ``subscribe(_:fileID:line:)-9xbp4`` describes.
   ///
   /// - Parameters:
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
@@ -96,7 +96,7 @@ extension Event {
   /// ```
   ///
   /// The same as ``register(_:handler:)-(A,_)`` otherwise. The errors reach ``errors`` on the
-  /// actor, as ``subscribe(_:fileID:line:)-(Payload)`` describes.
+  /// actor, as ``subscribe(_:fileID:line:)-9xbp4`` describes.
   ///
   /// - Parameters:
   ///   - actor: The actor to run `handler` on, held weakly.
