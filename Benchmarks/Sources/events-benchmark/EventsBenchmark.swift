@@ -5,6 +5,7 @@ func allCases() -> [BenchmarkCase] {
   baselineCases() + foundationCases() + eventsDeliveryCases() + foundationSenderCases()
     + raiiSenderCases() + conditionsCases()
     + queueCases() + churnCases() + contentionCases() + progressCases() + additionsCases()
+    + controlCases()
 }
 
 struct Options {
