@@ -1,3 +1,4 @@
+import EventCore
 import EventTestSupport
 import EventTyped
 import Synchronization
@@ -9,7 +10,7 @@ struct ReentrancyStressTests {
   func otherThreadsDeliverAtOnce() {
     let event = Event<Int>(reentrancy: .queued)
     let log = Recorder<Int>()
-    let deliveredBeforeReturn = Mutex<Bool?>(nil)
+    let deliveredBeforeReturn = Lock<Bool?>(nil)
     let token = event.subscribe { value in
       log.record(value)
       guard value == 1 else { return }
@@ -26,7 +27,7 @@ struct ReentrancyStressTests {
   func concurrentThreadsKeepTheirOwnOrder() {
     let event = Event<Int>(reentrancy: .queued)
     let next = Atomic<Int>(1)
-    let seenLater = Mutex<[Int: [Int]]>([:])
+    let seenLater = Lock<[Int: [Int]]>([:])
     let tokens = [
       event.subscribe { value in
         if value < 0 { event.post(-value) }

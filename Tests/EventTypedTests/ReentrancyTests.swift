@@ -1,6 +1,6 @@
+import EventCore
 import EventTestSupport
 import EventTyped
-import Synchronization
 import Testing
 
 /// Three observers, the first of which corrects a negative value by posting again: the shape
@@ -15,6 +15,8 @@ private func correctingObservers(_ event: Event<Int>, log: Recorder<String>) -> 
     event.subscribe { log.record("c\($0)") },
   ]
 }
+
+private struct Failure: Error {}
 
 @Suite("Reentrancy")
 struct ReentrancyTests {
@@ -89,8 +91,8 @@ struct ReentrancyTests {
   func registrationsDuringTheDrain() {
     let event = Event<Int>(reentrancy: .queued)
     let log = Recorder<String>()
-    let late = Mutex<Subscription?>(nil)
-    let victim = Mutex<Subscription?>(nil)
+    let late = Lock<Subscription?>(nil)
+    let victim = Lock<Subscription?>(nil)
     let first = event.subscribe { value in
       log.record("a\(value)")
       guard value == 1 else { return }
