@@ -96,6 +96,52 @@
     @usableFromInline let body: (Observer, Payload) -> Void
   }
 
+  /// A throwing `@Sendable` closure handler, callable without `await` on its isolation;
+  /// reinterpreted inside a struct, as ``callable(sendable:)`` is, and for the same reason. A
+  /// throwing function has the representation of the non-throwing one plus the error it returns,
+  /// which `@isolated(any)` does not change either.
+  @inlinable
+  package static func callable<Payload>(
+    throwing handler: @escaping @isolated(any) @Sendable (Payload) throws -> Void
+  ) -> @Sendable (Payload) throws -> Void {
+    unsafeBitCast(IsolatedThrowingClosure(body: handler), to: PlainThrowingClosure<Payload>.self)
+      .body
+  }
+
+  @usableFromInline struct IsolatedThrowingClosure<Payload> {
+    @usableFromInline let body: @isolated(any) @Sendable (Payload) throws -> Void
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Payload) throws -> Void) {
+      self.body = body
+    }
+  }
+
+  @usableFromInline struct PlainThrowingClosure<Payload> {
+    @usableFromInline let body: @Sendable (Payload) throws -> Void
+  }
+
+  /// A throwing handler that receives an observer and a payload, callable without `await` on
+  /// its isolation; see ``callable(throwing:)``.
+  @inlinable
+  package static func callable<Observer, Payload>(
+    throwingObserver handler: @escaping @isolated(any) @Sendable (Observer, Payload) throws -> Void
+  ) -> @Sendable (Observer, Payload) throws -> Void {
+    unsafeBitCast(
+      IsolatedThrowingObserverHandler(body: handler),
+      to: PlainThrowingObserverHandler<Observer, Payload>.self
+    ).body
+  }
+
+  @usableFromInline struct IsolatedThrowingObserverHandler<Observer, Payload> {
+    @usableFromInline let body: @isolated(any) @Sendable (Observer, Payload) throws -> Void
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Observer, Payload) throws -> Void) {
+      self.body = body
+    }
+  }
+
+  @usableFromInline struct PlainThrowingObserverHandler<Observer, Payload> {
+    @usableFromInline let body: @Sendable (Observer, Payload) throws -> Void
+  }
+
   /// Stops the program if the code about to call a handler of `kind` is not on the actor the
   /// handler is isolated to. Debug builds call it before every call (`#if DEBUG` at the call
   /// site, so that a release build does not even read `kind`).

@@ -555,6 +555,10 @@ public import Synchronization
   /// counts once a post, a count or an insert has purged it.
   @inlinable package var isObserved: Bool { liveCount.load(ordering: .acquiring) > 0 }
 
+  /// The registrations in the list now, without the purge of ``count``: an observer's death
+  /// counts once a post, a count or an insert has purged it.
+  @inlinable package var registeredCount: Int { liveCount.load(ordering: .acquiring) }
+
   /// Calls `handler` with `true` when the list gains its first live registration and `false`
   /// when it loses its last, from now on, in order, outside every lock; see ``ObservedChanges``.
   package func onObservedChange(_ handler: @escaping @Sendable (Bool) -> Void) -> Subscription {

@@ -40,13 +40,60 @@ extension Event {
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) async -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
+    subscribeAsync(
+      handler, on: handler.isolation, reporting: nil, priority: priority, fileID: fileID,
+      line: line)
+  }
+
+  /// Registers a throwing async closure for as long as the returned token lives; its calls run
+  /// one at a time, in post order, on the closure's own isolation, and what it throws goes to
+  /// ``errors``.
+  ///
+  /// ```swift
+  /// Inbox.didReceive.subscribe { message async throws in
+  ///   try await store.save(message)
+  /// }
+  /// .store(in: &subscriptions)
+  /// ```
+  ///
+  /// The same as ``subscribe(_:)-9ekgu`` otherwise, without a `do`/`catch` in every handler: a
+  /// call that throws ends that call only, and the next post's call still starts. The error is
+  /// posted to ``errors`` as a ``HandlerError`` that names where this call was written, on the
+  /// closure's isolation; while nothing observes ``errors``, the first error of this
+  /// registration is printed to standard error instead, and later ones print nothing.
+  ///
+  /// - Parameters:
+  ///   - handler: The closure to run for each post; it may throw.
+  ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
+  ///   - line: The line of the registration; leave the default.
+  /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
+  /// - Complexity: Amortised O(1) per post.
+  @_disfavoredOverload
+  public func subscribe(
+    priority: Int = 0,
+    @_inheritActorContext _ handler:
+      @escaping @isolated(any) @Sendable (Payload) async throws -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Subscription {
+    subscribeAsync(
+      handler, on: handler.isolation, reporting: throwSite(fileID: fileID, line: line),
+      priority: priority, fileID: fileID, line: line)
+  }
+
+  /// Starts the loop of an async handler isolated to `isolation`, whose errors go to `site`.
+  private func subscribeAsync(
+    _ handler: @escaping @isolated(any) @Sendable (Payload) async throws -> Void,
+    on isolation: (any Actor)?, reporting thrown: ThrowSite?, priority: Int,
+    fileID: StaticString, line: UInt
+  ) -> Subscription {
     let calls = Liveness()
     let site = RegistrationSite(
       .async(isolation: handler.isolation.map { type(of: $0) }), fileID: fileID, line: line)
     let (stream, continuation) = makeHandlerQueue(site: site, priority: priority)
     Task {
       await Self.call(
-        handler, with: stream, finishing: continuation, while: calls, on: handler.isolation)
+        handler, with: stream, finishing: continuation, while: calls, reporting: thrown,
+        on: isolation)
     }
     return Subscription(liveness: calls) { continuation.finish() }
   }
@@ -59,10 +106,10 @@ extension Event {
   /// in it, but still runs the flush markers among them, so that no ``flush()`` waits for a
   /// call that will never come.
   private static func call(
-    _ handler: @isolated(any) @Sendable (Payload) async -> Void,
+    _ handler: @isolated(any) @Sendable (Payload) async throws -> Void,
     with stream: AsyncStream<HandlerItem>,
     finishing continuation: AsyncStream<HandlerItem>.Continuation,
-    while calls: Liveness, on isolation: isolated (any Actor)?
+    while calls: Liveness, reporting site: ThrowSite?, on isolation: isolated (any Actor)?
   ) async {
     for await item in stream {
       switch item {
@@ -71,7 +118,7 @@ extension Event {
           continuation.finish()
           continue
         }
-        await handler(payload)
+        do { try await handler(payload) } catch { site?.report(error) }
       case .flush(let done):
         done()
       }

@@ -23,8 +23,14 @@ extension Event {
   ///     ``Replay/untilObserved``. ``Replay/none``, which keeps nothing, stops the program with a
   ///     message saying so.
   ///   - initial: The payload the event starts with.
-  public convenience init(delivery: Delivery = .synchronous, replay: Replay, initial: Payload) {
-    self.init(delivery: delivery, replay: replay)
+  ///   - reentrancy: What a post made by a synchronous handler of this event, during a post on
+  ///     the same thread, does: ``Reentrancy/immediate`` (the default) or
+  ///     ``Reentrancy/queued``.
+  public convenience init(
+    delivery: Delivery = .synchronous, replay: Replay, initial: Payload,
+    reentrancy: Reentrancy = .immediate
+  ) {
+    self.init(delivery: delivery, replay: replay, reentrancy: reentrancy)
     guard list.seedRetained(initial) else {
       // `fatalError` rather than `precondition`, whose message optimized builds drop.
       fatalError(

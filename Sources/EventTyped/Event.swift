@@ -63,6 +63,11 @@ public final class Event<Payload: Sendable>: Sendable {
   /// What the event keeps of its posts for registrations made later.
   public let replay: Replay
 
+  /// What a post made by one of its synchronous handlers, during a post on the same thread,
+  /// does: delivered at once (``Reentrancy/immediate``) or after the post in progress
+  /// (``Reentrancy/queued``).
+  public let reentrancy: Reentrancy
+
   @usableFromInline let list: ObserverList<Payload>
 
   /// One stand-in object per registered type, so that a type-level registration is a keyed entry
@@ -71,6 +76,9 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// The live ``values`` streams and async handlers, finished when the event is deallocated.
   let streams = Lock(StreamRegistry())
+
+  /// The ``errors`` channel, once read, shared with the throwing registrations.
+  let errorChannel = Lock(ErrorChannel())
 
   /// Creates an event with no observers.
   ///
@@ -97,9 +105,17 @@ public final class Event<Payload: Sendable>: Sendable {
   ///     `.queue(q)` on `q`, `.mainActor` on the main actor.
   ///   - replay: What the event keeps for registrations made later: ``Replay/none`` (the
   ///     default), ``Replay/latest``, ``Replay/last(_:)`` or ``Replay/untilObserved``.
-  public init(delivery: Delivery = .synchronous, replay: Replay = .none) {
+  ///   - reentrancy: What a post made by a synchronous handler of this event, during a post on
+  ///     the same thread, does: ``Reentrancy/immediate`` (the default) delivers it at once,
+  ///     depth-first; ``Reentrancy/queued`` after the post in progress has reached every
+  ///     observer, breadth-first.
+  public init(
+    delivery: Delivery = .synchronous, replay: Replay = .none,
+    reentrancy: Reentrancy = .immediate
+  ) {
     self.delivery = delivery
     self.replay = replay
+    self.reentrancy = reentrancy
     self.list = ObserverList(retention: replay.policy)
   }
 
@@ -426,7 +442,10 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Downloads.didFinish.post(("report.pdf", 1024))
   /// ```
   ///
-  /// Thread-safe, from any thread or queue, including from a handler of this event.
+  /// Thread-safe, from any thread or queue, including from a handler of this event. Made by a
+  /// synchronous handler of this event during a post on the same thread, it is delivered at
+  /// once with ``Reentrancy/immediate`` (the default), and after that post has reached every
+  /// observer with ``Reentrancy/queued``; see ``reentrancy``.
   ///
   /// - Parameter payload: The value handed to every handler.
   /// - Returns: The number of registrations the post reached (called, or queued where their
@@ -435,6 +454,16 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Complexity: O(*n*) in the number of registrations.
   @inlinable @discardableResult
   public func post(_ payload: Payload) -> Int {
+    if reentrancy.queues { return postQueued(payload) }
+    return deliver(payload)
+  }
+
+  /// Delivers `payload` to every live registration now, as its delivery says: the post itself,
+  /// whatever the reentrancy.
+  ///
+  /// - Returns: The number of registrations reached.
+  @inlinable @discardableResult
+  func deliver(_ payload: Payload) -> Int {
     list.retains ? list.postRetaining(payload) : list.post(payload)
   }
 

@@ -4,7 +4,8 @@ import Foundation
 /// `typed`: EventTyped's typed events, IZEvent-style: method observers, tuple payloads, a
 /// queue-delivered event, an async-stream consumer, a gate that holds posts until it opens, a
 /// replayed login state that a screen created later reads at once, an async handler, and a
-/// priority with the event's own list of who observes it, from where.
+/// priority with the event's own list of who observes it, from where, and a handler that throws,
+/// whose error reaches the event's `errors`.
 enum TypedDemo {
   @MainActor
   static func run() async -> Bool {
@@ -12,8 +13,8 @@ enum TypedDemo {
       name: "typed",
       title:
         "typed events, tuple payloads, queues, async streams, gates, replay, async handlers and "
-        + "priorities (EventTyped)",
-      scenarios: 8)
+        + "priorities and handlers that throw (EventTyped)",
+      scenarios: 9)
     await report.scenario("method observers on an Event<Void>, one registration per observer") {
       methodObservers(report)
     }
@@ -37,6 +38,9 @@ enum TypedDemo {
     }
     await report.scenario("a priority, and String(reflecting:) lists who observes, from where") {
       priorities(report)
+    }
+    await report.scenario("a handler that throws stops nobody; its error reaches errors") {
+      throwingHandler(report)
     }
     return report.finish()
   }
@@ -240,6 +244,43 @@ enum TypedDemo {
   }
 
   @MainActor
+  private static func throwingHandler(_ report: DemoReport) {
+    let saved = Arrivals<String>()
+    let failures = Arrivals<HandlerError>()
+    let storage = Storage(saved: saved)
+    var tokens = Set<Subscription>()
+    Uploads.didReceive.errors.subscribe { failure in
+      DemoLog.event("Uploads.didReceive.errors: \(failure)")
+      failures.record(failure)
+    }
+    .store(in: &tokens)
+    let line = #line + 1
+    Uploads.didReceive.subscribe { file in try storage.save(file) }.store(in: &tokens)
+    Uploads.didReceive.subscribe { file in
+      DemoLog.event("upload list shows \(file)")
+      saved.record("listed \(file)")
+    }
+    .store(in: &tokens)
+    for file in ["notes.txt", "huge.iso", "photo.jpg"] {
+      DemoLog.event("post Uploads.didReceive(\"\(file)\")")
+      Uploads.didReceive.post(file)
+    }
+    report.check(
+      saved.all == [
+        "saved notes.txt", "listed notes.txt", "listed huge.iso", "saved photo.jpg",
+        "listed photo.jpg",
+      ],
+      "the throw for huge.iso stopped nobody: the list after the storage still ran")
+    let failure = failures.all.first
+    report.check(
+      failures.count == 1 && failure?.error as? Storage.Full == Storage.Full(file: "huge.iso"),
+      "errors received the one error thrown")
+    report.check(
+      failure?.fileID == "events_demo/TypedDemo.swift" && failure?.line == line,
+      "the HandlerError says where the throwing registration was written")
+  }
+
+  @MainActor
   private static func gate(_ report: DemoReport) {
     let online = Gate()
     let delivered = Arrivals<String>()
@@ -280,7 +321,9 @@ extension TypedDemo {
     let description = String(reflecting: Downloads.didCancel)
     DemoLog.event("String(reflecting: Downloads.didCancel):")
     for line in description.split(separator: "\n") { DemoLog.plain("             \(line)") }
-    report.check(ran.all.count == 2, "each handler ran once")
+    report.check(
+      ran.all == ["undo banner", "cancel log"],
+      "the banner, registered later at priority 10, ran before the log")
     report.check(
       description.contains("priority 10, events_demo/TypedDemo.swift:"),
       "the description lists the banner's priority and the line it registered on")
@@ -431,6 +474,30 @@ private final class ProfileScreen {
     DemoLog.event("profile screen shows \(user)")
     title = user
     shown.record("\(user) on \(ExecutionContext.current)")
+  }
+}
+
+/// Files received for upload; one of its handlers may throw.
+private enum Uploads {
+  static let didReceive = Event<String>()
+}
+
+/// Saves received files, and throws for one too large to keep.
+private final class Storage: Sendable {
+  struct Full: Error, Equatable {
+    let file: String
+  }
+
+  private let saved: Arrivals<String>
+
+  init(saved: Arrivals<String>) {
+    self.saved = saved
+  }
+
+  func save(_ file: String) throws {
+    guard !file.hasSuffix(".iso") else { throw Full(file: file) }
+    DemoLog.event("storage saves \(file)")
+    saved.record("saved \(file)")
   }
 }
 

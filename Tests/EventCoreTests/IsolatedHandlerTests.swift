@@ -54,6 +54,42 @@ private func callOnItsActor(
   IsolatedHandler.callable(sendable: handler)(value)
 }
 
+private struct Refusal: Error, Equatable {
+  let value: Int
+}
+
+/// Reinterprets throwing `handler` and calls it on the actor it is isolated to.
+///
+/// - Returns: The error it threw, if any.
+@ReinterpretationActor
+private func callOnItsActor(
+  throwing handler: @escaping @isolated(any) @Sendable (Int) throws -> Void, with value: Int
+) -> Refusal? {
+  do {
+    try IsolatedHandler.callable(throwing: handler)(value)
+    return nil
+  } catch {
+    return error as? Refusal
+  }
+}
+
+/// Reinterprets throwing `handler`, with an observer, and calls it on the actor it is isolated
+/// to.
+///
+/// - Returns: The error it threw, if any.
+@ReinterpretationActor
+private func callOnItsActor(
+  throwingObserver handler: @escaping @isolated(any) @Sendable (Tally, Int) throws -> Void,
+  with tally: Tally, _ value: Int
+) -> Refusal? {
+  do {
+    try IsolatedHandler.callable(throwingObserver: handler)(tally, value)
+    return nil
+  } catch {
+    return error as? Refusal
+  }
+}
+
 /// The assumptions `IsolatedHandler` rests on, checked on the toolchain that builds the tests:
 /// if a new Swift changes the representation of `@isolated(any)` functions, these fail loudly
 /// instead of the package calling handlers through a wrong layout.
@@ -80,6 +116,33 @@ struct IsolatedHandlerTests {
     #expect(
       MemoryLayout<IsolatedHandler.IsolatedObserverHandler<AnyObject, Int>>.size
         == MemoryLayout<IsolatedHandler.PlainObserverHandler<AnyObject, Int>>.size)
+    #expect(
+      MemoryLayout<IsolatedHandler.IsolatedThrowingClosure<Int>>.size
+        == MemoryLayout<IsolatedHandler.PlainThrowingClosure<Int>>.size)
+    #expect(
+      MemoryLayout<IsolatedHandler.IsolatedThrowingObserverHandler<AnyObject, Int>>.size
+        == MemoryLayout<IsolatedHandler.PlainThrowingObserverHandler<AnyObject, Int>>.size)
+  }
+
+  @Test("a reinterpreted throwing handler runs on its actor, and what it throws comes back")
+  func throwingInsideItsActor() async {
+    let ran = Recorder<Int>()
+    let thrown = await callOnItsActor(
+      throwing: { @ReinterpretationActor value in
+        ReinterpretationActor.shared.assertIsolated()
+        ran.record(value)
+        throw Refusal(value: value)
+      }, with: 3)
+    #expect(thrown == Refusal(value: 3))
+    #expect(ran.values == [3])
+    #expect(await callOnItsActor(throwing: { @ReinterpretationActor _ in }, with: 4) == nil)
+
+    let observed = await callOnItsActor(
+      throwingObserver: { @ReinterpretationActor (_: Tally, value: Int) in
+        ReinterpretationActor.shared.assertIsolated()
+        throw Refusal(value: value)
+      }, with: Tally(), 5)
+    #expect(observed == Refusal(value: 5))
   }
 
   // The round trips reinterpret the structs that the package reinterprets, not the function

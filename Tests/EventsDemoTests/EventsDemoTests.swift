@@ -21,7 +21,7 @@
       arguments: [
         ("raii", "raii: 4 scenarios verified"),
         ("broadcast", "broadcast: 3 scenarios verified"),
-        ("typed", "typed: 8 scenarios verified"),
+        ("typed", "typed: 9 scenarios verified"),
         ("conditions", "conditions: 5 scenarios verified"),
       ])
     func subcommand(name: String, summary: String) async throws {
@@ -42,7 +42,7 @@
       #expect(
         summaries == [
           "raii: 4 scenarios verified", "broadcast: 3 scenarios verified",
-          "typed: 8 scenarios verified", "conditions: 5 scenarios verified",
+          "typed: 9 scenarios verified", "conditions: 5 scenarios verified",
         ])
       let last = try #require(outcome.stdout.split(separator: "\n").last)
       #expect(last.hasPrefix("events-demo: 4 of 4 demos verified in "))
