@@ -63,6 +63,8 @@ extension Event {
   /// registration is printed to standard error instead, and later ones print nothing.
   ///
   /// - Parameters:
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post; it may throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
   ///   - line: The line of the registration; leave the default.

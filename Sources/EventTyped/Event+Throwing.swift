@@ -24,6 +24,8 @@ extension Event {
   /// post.
   ///
   /// - Parameters:
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post; it may throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
   ///   - line: The line of the registration; leave the default.
@@ -59,6 +61,8 @@ extension Event {
   ///
   /// - Parameters:
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post, with the observer and the payload; it may
   ///     throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
@@ -103,6 +107,8 @@ extension Event {
   ///
   /// - Parameters:
   ///   - actor: The actor to run `handler` on, held weakly.
+  ///   - priority: The registration's place in the call order: higher runs first, equal
+  ///     priorities in registration order; 0 by default.
   ///   - handler: The closure to run on the actor for each post; it may throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
   ///   - line: The line of the registration; leave the default.
