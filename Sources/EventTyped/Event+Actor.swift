@@ -57,7 +57,7 @@ extension Event {
   }
 
   /// An actor's unbound method does not compile as a handler: register the actor with a closure
-  /// instead, ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``.
+  /// instead, ``register(_:priority:handler:fileID:line:)-1twd7``.
   @available(
     *, unavailable,
     message:

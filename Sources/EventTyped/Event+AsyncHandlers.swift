@@ -56,7 +56,7 @@ extension Event {
   /// .store(in: &subscriptions)
   /// ```
   ///
-  /// The same as ``subscribe(_:)-9ekgu`` otherwise, without a `do`/`catch` in every handler: a
+  /// The same as ``subscribe(priority:_:fileID:line:)-5bkrk`` otherwise, without a `do`/`catch` in every handler: a
   /// call that throws ends that call only, and the next post's call still starts. The error is
   /// posted to ``errors`` as a ``HandlerError`` that names where this call was written, on the
   /// closure's isolation; while nothing observes ``errors``, the first error of this

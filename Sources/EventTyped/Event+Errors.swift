@@ -20,10 +20,10 @@ extension Event {
   ///   .store(in: &subscriptions)
   /// ```
   ///
-  /// A handler registered with a throwing closure (``subscribe(_:fileID:line:)-9xbp4``,
-  /// ``register(_:handler:fileID:line:)-(Observer,_,_,_)``,
-  /// ``register(_:handler:fileID:line:)-(A,_,_,_)`` or the async
-  /// ``subscribe(_:fileID:line:)-2f3yv``) that throws does not stop the
+  /// A handler registered with a throwing closure (``subscribe(priority:_:fileID:line:)-6uz27``,
+  /// ``register(_:priority:handler:fileID:line:)-2wmxf``,
+  /// ``register(_:priority:handler:fileID:line:)-13tcv`` or the async
+  /// ``subscribe(priority:_:fileID:line:)-2ru7c``) that throws does not stop the
   /// post: the other handlers still run, and the error is posted here, as a ``HandlerError``,
   /// on the thread (or actor) where the handler threw, before the post goes on.
   ///

@@ -9,11 +9,11 @@ extension Event {
   ///   .store(in: &subscriptions)
   /// ```
   ///
-  /// The same as ``subscribe(_:)-2rz2g`` otherwise: each call adds a registration, delivered
+  /// The same as ``subscribe(priority:_:fileID:line:)-9ws6a`` otherwise: each call adds a registration, delivered
   /// after those made before it, and the closure runs on the actor it was written on, if any,
   /// or as the event's delivery says. Swift picks this form only for a closure that throws
   /// (one with `try` outside a `do`/`catch`); a closure that does not picks
-  /// ``subscribe(_:)-2rz2g``.
+  /// ``subscribe(priority:_:fileID:line:)-9ws6a``.
   ///
   /// When the closure throws, the error is posted to ``errors`` as a ``HandlerError`` that
   /// names where this call was written, on the thread (or actor) the closure ran on, before the
@@ -30,7 +30,7 @@ extension Event {
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
-  /// - Complexity: Amortised O(1); one allocation more than ``subscribe(_:)-2rz2g`` per
+  /// - Complexity: Amortised O(1); one allocation more than ``subscribe(priority:_:fileID:line:)-9ws6a`` per
   ///   registration, none per post.
   @_disfavoredOverload
   public func subscribe(
@@ -54,10 +54,10 @@ extension Event {
   /// Inbox.didReceive.register(self) { screen, message in try screen.show(message) }
   /// ```
   ///
-  /// The same as ``register(_:handler:)-(Observer,_)`` otherwise: the observer is held weakly
+  /// The same as ``register(_:priority:handler:fileID:line:)-9g6t2`` otherwise: the observer is held weakly
   /// and has one registration per event, and the closure runs on the actor it was written on,
   /// if any. Swift picks this form only for a closure that throws. The errors reach ``errors``
-  /// as ``subscribe(_:fileID:line:)-9xbp4`` describes.
+  /// as ``subscribe(priority:_:fileID:line:)-6uz27`` describes.
   ///
   /// - Parameters:
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
@@ -102,8 +102,8 @@ extension Event {
   /// }
   /// ```
   ///
-  /// The same as ``register(_:handler:)-(A,_)`` otherwise. The errors reach ``errors`` on the
-  /// actor, as ``subscribe(_:fileID:line:)-9xbp4`` describes.
+  /// The same as ``register(_:priority:handler:fileID:line:)-1twd7`` otherwise. The errors reach ``errors`` on the
+  /// actor, as ``subscribe(priority:_:fileID:line:)-6uz27`` describes.
   ///
   /// - Parameters:
   ///   - actor: The actor to run `handler` on, held weakly.

@@ -54,7 +54,7 @@ import EventCore
 /// A registration made from nonisolated code runs on every thread that posts, so Swift 6 checks
 /// it: its observer must be `Sendable` (a `@MainActor` class is) and its closure `@Sendable`, and
 /// a `@MainActor` method does not compile there unless the caller runs on the main actor. An
-/// actor observes with ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``. What compiles
+/// actor observes with ``register(_:priority:handler:fileID:line:)-1twd7``. What compiles
 /// where, and what Swift cannot check, is in the Events documentation's "What compiles where".
 public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
@@ -134,7 +134,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// The observer is held weakly, and the method is called on it only while it lives. An
   /// observer has one registration per event: registering it again, with this method or
-  /// ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``, replaces the previous
+  /// ``register(_:priority:handler:fileID:line:)-9g6t2``, replaces the previous
   /// handler (which then receives nothing more, not even a delivery already queued) and moves the
   /// observer to the end of the order.
   ///
@@ -146,14 +146,14 @@ public final class Event<Payload: Sendable>: Sendable {
   /// instead, which runs it on the main actor and does not compile off it. Swift drops the
   /// isolation of another global actor's unbound method without a diagnostic when it converts it:
   /// register such a method from its actor's code, or with a closure
-  /// (``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``), which keeps its own. An
+  /// (``register(_:priority:handler:fileID:line:)-9g6t2``), which keeps its own. An
   /// actor's own method does not convert: use
-  /// ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``.
+  /// ``register(_:priority:handler:fileID:line:)-1twd7``.
   ///
   /// Written at the call site (`Screen.show`), the method allocates nothing per delivery: this
   /// call is always inlined into yours. A method passed in as a function value, through a
   /// helper of your own, allocates a closure per delivery (the Performance article of the
-  /// documentation says why); ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)``
+  /// documentation says why); ``register(_:priority:handler:fileID:line:)-9g6t2``
   /// never does.
   ///
   /// Thread-safe; a handler may call it during a post, and the new registration gets the next
@@ -243,7 +243,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// the event's delivery does not apply; in nonisolated code, as the delivery says. So from
   /// nonisolated code the observer must be `Sendable` and the closure `@Sendable` (it captures
   /// only `Sendable` values), or the call does not compile. An actor registers itself with
-  /// ``register(_:priority:handler:fileID:line:)-(A,_,_,_,_)``, which this form would not run on
+  /// ``register(_:priority:handler:fileID:line:)-1twd7``, which this form would not run on
   /// the actor.
   ///
   /// This form also serves labelled tuple payloads such as `Event<(name: String, count: Int)>`,
@@ -404,7 +404,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameter observer: An object registered with
   ///   ``register(_:priority:function:isolation:fileID:line:)-(Observer,_,_,_,_,_)``,
-  ///   ``register(_:priority:handler:fileID:line:)-(Observer,_,_,_,_)`` or another `register` form.
+  ///   ``register(_:priority:handler:fileID:line:)-9g6t2`` or another `register` form.
   public func unregister<Observer: AnyObject>(_ observer: Observer) {
     list.removeObserver(observer)
   }
