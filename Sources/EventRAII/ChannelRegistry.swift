@@ -53,13 +53,13 @@ final class ChannelRegistry: Sendable {
   /// Ends one lease on `channel`, retiring the channel after the last one.
   func release(_ channel: NotificationChannel) {
     let retired = records.withLock { records -> Record? in
-      guard var record = records[channel.key], record.channel === channel else { return nil }
-      record.leases -= 1
-      guard record.leases == 0 else {
-        records[channel.key] = record
-        return nil
-      }
-      let retired = records.removeValue(forKey: channel.key)
+      // One lookup, then the record is changed or removed in place.
+      guard let index = records.index(forKey: channel.key),
+        records.values[index].channel === channel
+      else { return nil }
+      records.values[index].leases -= 1
+      guard records.values[index].leases == 0 else { return nil }
+      let retired = records.remove(at: index).value
       records.shrinkIfSparse()
       return retired
     }
@@ -81,10 +81,11 @@ final class ChannelRegistry: Sendable {
   private static func join(
     _ key: ChannelKey, center: NotificationCenter, in records: inout [ChannelKey: Record]
   ) -> NotificationChannel? {
-    guard var record = records[key], record.channel.belongs(to: center) else { return nil }
-    record.leases += 1
-    records[key] = record
-    return record.channel
+    guard let index = records.index(forKey: key),
+      records.values[index].channel.belongs(to: center)
+    else { return nil }
+    records.values[index].leases += 1
+    return records.values[index].channel
   }
 }
 

@@ -7,6 +7,24 @@ import Synchronization
 struct ChannelKey: Hashable, Sendable {
   let center: ObjectIdentifier
   let name: Notification.Name?
+  /// The name's hash, computed once: a registry lookup hashes this number instead of the name's
+  /// string (about 400 instructions a time; callgrind, `churn.raii/1000`).
+  private let nameHash: Int
+
+  init(center: ObjectIdentifier, name: Notification.Name?) {
+    self.center = center
+    self.name = name
+    self.nameHash = name.hashValue
+  }
+
+  static func == (lhs: ChannelKey, rhs: ChannelKey) -> Bool {
+    lhs.center == rhs.center && lhs.nameHash == rhs.nameHash && lhs.name == rhs.name
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(center)
+    hasher.combine(nameHash)
+  }
 }
 
 /// The observer token a center returned, kept to remove the registration later.
