@@ -12,7 +12,7 @@ enum TypedDemo {
     let report = DemoReport(
       name: "typed",
       title:
-        "typed events, tuple payloads, queues, async streams, gates, replay, async handlers and "
+        "typed events, tuple payloads, queues, async streams, gates, replay, async handlers, "
         + "priorities and handlers that throw (EventTyped)",
       scenarios: 9)
     await report.scenario("method observers on an Event<Void>, one registration per observer") {
