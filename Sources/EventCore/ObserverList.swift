@@ -96,10 +96,7 @@ public import Synchronization
     /// Whether the mutation recorded a change of ``isObserved`` for its handlers.
     @usableFromInline var changedObservation = false
 
-    @inlinable init(entries: [Entry] = [], entry: Entry? = nil) {
-      self.entries = entries
-      self.entry = entry
-    }
+    @inlinable init() {}
 
     /// Takes over the storage's reference to an entry that left.
     @inlinable mutating func take(_ bits: UInt) {
@@ -622,13 +619,6 @@ public import Synchronization
       guard let entry = hold.entry(at: index) else { return body(nil) }
       return entry._withUnsafeGuaranteedRef { body($0) }
     }
-  }
-
-  /// Calls every live handler on the calling thread, ignoring each entry's `Delivery`.
-  ///
-  /// For payloads that cannot cross threads.
-  @usableFromInline @discardableResult package func postSynchronously(_ payload: Payload) -> Int {
-    forEachEntry { $0.invoke(payload) }
   }
 
   /// Runs `body` for each entry registered when it is called, in delivery order, then purges
