@@ -284,21 +284,7 @@ public import Synchronization
   /// weak load off their actor (guarantee 12).
   @inlinable
   func purgeAndCheckElsewhere() {
-    let hold = hold()
-    var dead: [Entry] = []
-    for index in 0..<hold.count {
-      guard let entry = hold.entry(at: index) else { continue }
-      entry._withUnsafeGuaranteedRef { entry in
-        guard !entry.isCancelled else { return }
-        if !entry.isAlive {
-          dead.append(entry)
-        } else if !entry.mayLoadReferencesHere {
-          entry.checkOnItsActor()
-        }
-      }
-    }
-    leave(hold)
-    purge(dead)
+    purge(checkingElsewhere: true)
   }
 
   /// Inserts under the lock; what it replaces goes to `released`.
@@ -650,14 +636,23 @@ public import Synchronization
 
   /// Drops the dead entries, walking the storage in place. The liveness checks, which load weak
   /// references, run before the lock is taken.
+  ///
+  /// - Parameter checkingElsewhere: Whether to have each live registration that may not be
+  ///   checked on this thread checked on its actor (see ``purgeAndCheckElsewhere()``).
   @inlinable
-  package func purge() {
+  package func purge(checkingElsewhere: Bool = false) {
     let hold = hold()
     var dead: [Entry] = []
     for index in 0..<hold.count {
       guard let entry = hold.entry(at: index) else { continue }
-      let isDead = entry._withUnsafeGuaranteedRef { !$0.isCancelled && !$0.isAlive }
-      if isDead { dead.append(entry.takeUnretainedValue()) }
+      entry._withUnsafeGuaranteedRef { entry in
+        guard !entry.isCancelled else { return }
+        if !entry.isAlive {
+          dead.append(entry)
+        } else if checkingElsewhere && !entry.mayLoadReferencesHere {
+          entry.checkOnItsActor()
+        }
+      }
     }
     leave(hold)
     purge(dead)
