@@ -91,6 +91,10 @@ extension ObserverEntry {
       return false
     }
     if current & Liveness.onceBit != 0 {
+      if let accepts = _accepts, !accepts(payload) {
+        guard startHandedOver() else { return false }
+        return true
+      }
       // Claimed before it is counted: a cancel that loses the claim finds it started, and one
       // that gave the payload back first makes the start fail.
       guard cancel() else { return false }

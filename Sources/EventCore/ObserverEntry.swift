@@ -164,6 +164,15 @@ public import Synchronization
     super.init()
   }
 
+  // The last reference to an entry can be dropped on any thread: the last post to leave a
+  // storage clears the slot of an entry cancelled meanwhile. A handler written in code isolated
+  // to an actor may capture that actor's objects (a `@MainActor` model), so its closures go to
+  // the actor to be released there (guarantee 12; `ObserverEntry+Release.swift`).
+  deinit {
+    if case .synchronous = delivery.kind { return }
+    releaseHandlersOnTheirActor()
+  }
+
   /// Leaves the list (which cancels the entry), or, when the list is gone, just cancels.
   @usableFromInline override package func endRegistration() {
     if let list, let leave { leave(list, self) }
@@ -263,7 +272,11 @@ public import Synchronization
         return invokeHandedOver(payload, then: continuation)
       }
       if current & Liveness.boundBit != 0 && !ownersAreAlive() { return false }
-      if current & Liveness.onceBit != 0 && !claimOnce() { return false }
+      if current & Liveness.onceBit != 0 {
+        // A rejected payload is consumed, and the registration stays for the next.
+        if let accepts = _accepts, !accepts(payload) { return true }
+        guard claimOnce() else { return false }
+      }
     }
     guard call(payload) else { return false }
     continuation()
@@ -291,6 +304,28 @@ public import Synchronization
   /// Makes this registration one that runs once. Call it before the entry is registered.
   package func runOnce() {
     state.bitwiseOr(Liveness.onceBit, ordering: .relaxed)
+  }
+
+  /// Makes this registration one that runs once, for the first payload `accepts` holds for;
+  /// the payloads it rejects are counted as reached and the registration stays. The invocation
+  /// that claims it leaves the list inside its post, before the handler runs, so a later post
+  /// neither reaches it nor runs `accepts` again. Call it before the entry is registered.
+  ///
+  /// - Parameter accepts: Called on the posting thread with each payload until one passes.
+  package func runOnce(where accepts: @escaping (Payload) -> Bool) {
+    _accepts = accepts
+    runOnce()
+  }
+
+  /// The filter of ``runOnce(where:)``; written once before the entry is published.
+  @exclusivity(unchecked) @usableFromInline var _accepts: ((Payload) -> Bool)?
+
+  /// Claims a once-registration's invocation for someone other than a post (a wait that times
+  /// out): afterwards no post runs it. Leaves the list.
+  ///
+  /// - Returns: `false` when a post (or a cancel) claimed it first.
+  package func claim() -> Bool {
+    claimOnce()
   }
 
   /// Claims a once-registration's single invocation: the caller that sets the cancelled bit

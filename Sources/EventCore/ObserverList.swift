@@ -51,9 +51,15 @@ public import Synchronization
 ///   writer holds). A storage replaced while posts hold it is kept in `State.retired` until they
 ///   leave.
 /// - Whatever waits (pending slots, retired storages) sets ``needsCleanup`` before the writer
-///   reads `holders`, and each post that brings `holders` or `readers` to 0 reads it after:
-///   one of the two sees the other, so the last post out cleans up, under the lock, and memory
-///   stays proportional to the live entries however long posts overlap.
+///   reads `holders`, and each post that brings `holders` to 0 reads it after: one of the two
+///   sees the other, so the last post out cleans up, under the lock, and memory stays
+///   proportional to the live entries however long posts overlap.
+/// - A writer takes the pointer down only when it has read `holders` as 0 first: while a post
+///   holds the storage (one parked in a slow handler), the pending slots wait for it, and posts
+///   on other threads keep the lock-free path. Every post in `readers` goes on to join some
+///   storage's `holders` and leave it, so pending slots need nothing from `readers`. Only a
+///   retired storage kept because `readers` was not 0 (a post may be about to join it) waits for
+///   `readers` to fall to 0: ``retiredAwaitReaders`` says so, with the same handshake.
 ///
 /// - Complexity: insert and remove are amortised O(1); a post is O(*n*) in the entries it reaches,
 ///   with no retain or release per entry.
@@ -76,6 +82,9 @@ public import Synchronization
     @usableFromInline var tailPriority = Int.max
     /// Inserts since the last purge; an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge = 0
+    /// How often a writer took ``published`` down to have the storage to itself: what a test
+    /// reads to check that a post holding the storage keeps the others off the lock.
+    @usableFromInline var takeDowns = 0
     /// What the list keeps for later registrations (an `Event`'s replay).
     @usableFromInline var retention: Retention<Payload>
 
@@ -137,10 +146,15 @@ public import Synchronization
   @usableFromInline let readers = Atomic<Int>(0)
   /// Whether pending slots or retired storages wait for the posts that hold them to leave.
   @usableFromInline let needsCleanup = Atomic<Bool>(false)
+  /// Whether a retired storage no post holds was kept only because a post was between loading
+  /// ``published`` and joining a storage: the post that brings ``readers`` to 0 cleans up.
+  @usableFromInline let retiredAwaitReaders = Atomic<Bool>(false)
   /// `State.liveCount`, for ``isObserved`` without the lock. Written under the lock.
   @usableFromInline let liveCount = Atomic<Int>(0)
   /// The ``ObservedChanges`` of ``onObservedChange(_:)``, made by its first call.
   @usableFromInline let observedChanges = LazyReference()
+  /// The passive registrations (``tap(_:)``), in a list of their own, made by the first.
+  @usableFromInline let taps = LazyReference()
 
   /// Creates an empty list.
   ///
@@ -186,7 +200,7 @@ public import Synchronization
   @inlinable
   func leaveReaders() {
     if readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
-      needsCleanup.load(ordering: .sequentiallyConsistent)
+      retiredAwaitReaders.load(ordering: .sequentiallyConsistent)
     {
       cleanUp()
     }
@@ -215,7 +229,8 @@ public import Synchronization
   /// Takes ``published`` down, then tells whether no post holds the current storage or can be
   /// about to; under the lock. The caller publishes it again (``publish(_:)``).
   @inlinable
-  func takeExclusive(_ state: State) -> Bool {
+  func takeExclusive(_ state: inout State) -> Bool {
+    state.takeDowns &+= 1
     published.store(0, ordering: .sequentiallyConsistent)
     return readers.load(ordering: .sequentiallyConsistent) == 0
       && state.storage.holders.load(ordering: .sequentiallyConsistent) == 0
@@ -230,7 +245,11 @@ public import Synchronization
   /// holds, and lowers ``needsCleanup`` once nothing waits; under the lock.
   @inlinable
   func tidy(_ state: inout State, into released: inout Released) {
-    if !state.pending.isEmpty, takeExclusive(state) {
+    // `holders` first: a storage a post holds is not taken down (see "Why a change is O(1)").
+    if !state.pending.isEmpty,
+      state.storage.holders.load(ordering: .sequentiallyConsistent) == 0,
+      takeExclusive(&state)
+    {
       let slots = state.storage.slots
       for index in state.pending where slots[index] != 0 {
         released.take(slots[index])
@@ -242,8 +261,15 @@ public import Synchronization
       publish(state)
     }
     // A post between loading the pointer and joining a storage may be about to join a retired
-    // one: wait for `readers` to be 0 too.
+    // one: wait for `readers` to be 0 too. The flag is raised before `readers` is read, and
+    // the post that brings `readers` to 0 reads it after.
+    if !state.retired.isEmpty {
+      retiredAwaitReaders.store(true, ordering: .sequentiallyConsistent)
+    }
     if !state.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 {
+      // Any post that joins a storage from now on loads the current pointer, never a retired
+      // one; a retired storage still held is released by its last holder's `leave`.
+      retiredAwaitReaders.store(false, ordering: .sequentiallyConsistent)
       var kept: [ObserverStorage] = []
       for storage in state.retired {
         if storage.holders.load(ordering: .sequentiallyConsistent) == 0 {
@@ -364,7 +390,8 @@ public import Synchronization
   ) {
     let old = state.storage
     let count = old.count.load(ordering: .relaxed)
-    let exclusive = takeExclusive(state)
+    let exclusive =
+      old.holders.load(ordering: .sequentiallyConsistent) == 0 && takeExclusive(&state)
     let live = state.liveCount + (inserting == nil ? 0 : 1)
     let storage = ObserverStorage(capacity: max(4, live * 2))
     var next = 0
@@ -684,8 +711,19 @@ extension ObserverList where Payload: Sendable {
   /// - Returns: The number of registrations reached (called or queued).
   @inlinable @discardableResult
   package func post(_ payload: Payload) -> Int {
+    if let taps = taps.load(as: ObserverList.self) { taps.post(payload) }
     var context = PostContext()
     return forEachEntry { $0.deliver(payload, &context) }
+  }
+
+  /// Registers a passive `entry`: it receives every post from now on, before the list's
+  /// registrations, and nothing else sees it. It is left out of the counts a post returns,
+  /// ``isObserved``, ``onObservedChange(_:)``, ``count``, and the decision to hold a post for a
+  /// later registration, and it takes nothing retained or held: what a test's recorder needs,
+  /// so that recording an event does not change the code under test.
+  package func tap(_ entry: Entry) -> Subscription {
+    let taps = taps.load(as: ObserverList.self) ?? taps.storeIfNil(ObserverList())
+    return taps.subscribe(entry, endsWithToken: true)
   }
 
   /// Registers `entry`, first delivering to it what the list retains, through its own delivery.
@@ -705,7 +743,9 @@ extension ObserverList where Payload: Sendable {
     guard retains else { return subscribe(entry, endsWithToken: endsWithToken) }
     entry.list = self
     entry.leave = { list, entry in list.remove(entry) }
-    let isOnce = entry.state.load(ordering: .relaxed) & Liveness.onceBit != 0
+    // A once-registration with a filter may reject what is replayed: it takes everything.
+    let isOnce =
+      entry.state.load(ordering: .relaxed) & Liveness.onceBit != 0 && entry._accepts == nil
     let (replayed, released, purgeDue) = state.withLock {
       state -> (ContiguousArray<Payload>, Released, Bool) in
       var released = Released()
@@ -739,6 +779,7 @@ extension ObserverList where Payload: Sendable {
   @inlinable
   @discardableResult
   package func postRetaining(_ payload: Payload) -> Int {
+    if let taps = taps.load(as: ObserverList.self) { taps.post(payload) }
     var first = true
     while true {
       let (hold, replaced) = state.withLock { state -> (Hold?, Payload?) in

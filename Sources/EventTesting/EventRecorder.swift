@@ -15,11 +15,16 @@ public import Testing
 /// }
 /// ```
 ///
-/// The recorder is a registration of its own: it records each post synchronously, on the
-/// posting thread, whatever the event's delivery, so ``values`` holds a post as soon as `post`
-/// returns. It records posts made after it was created, not what the event retains for its
-/// replay (which it leaves in place), and counts in the event's `observerCount` while it
-/// lives. It keeps the event alive, and stops recording when it is released or ``cancel()``ed.
+/// The recorder records each post synchronously, on the posting thread, whatever the event's
+/// delivery, so ``values`` holds a post as soon as `post` returns. It records posts made after
+/// it was created, not what the event retains for its replay (which it leaves in place).
+///
+/// It is passive, so recording does not change the code under test: it is left out of what
+/// `post` returns, `isObserved`, `onObservedChange`, `observerCount` and `String(reflecting:)`,
+/// and an ``/EventTyped/Replay/untilObserved`` event still holds what it posts with nobody
+/// else registered (the recorder records it too) for the app's first real registration.
+/// `unregisterAll()` does not end it. It keeps the event alive, and stops recording when it is
+/// released or ``cancel()``ed.
 ///
 /// Thread-safe.
 public final class EventRecorder<Payload: Sendable>: Sendable {
@@ -34,7 +39,7 @@ public final class EventRecorder<Payload: Sendable>: Sendable {
   public init(_ event: Event<Payload>) {
     self.event = event
     let recording = recording
-    registration = event.subscribeOnPostingThread(replaying: false) { recording.record($0) }
+    registration = event.tap { recording.record($0) }
   }
 
   /// Every payload recorded, in post order.

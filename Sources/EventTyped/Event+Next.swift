@@ -43,29 +43,39 @@ extension Event {
     timeout: Duration? = nil, after work: () -> Void = {},
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
-    let waiter = NextWaiter(predicate)
-    let registration: Subscription
+    let waiter = NextWaiter<Payload>()
+    let entry = waiter.makeEntry(predicate)
+    var registration: Subscription?
     if replay == .untilObserved {
-      waiter.beginHeldPhase()
-      registration = subscribeOnPostingThread(replaying: false) { waiter.offer($0, live: true) }
-      while !waiter.isSettled, let held = list.takeOldestHeld() {
-        waiter.offer(held, live: false)
+      // Held payloads one at a time, the predicate outside the lock, until one matches or
+      // nothing is held and the wait registers (in the same critical section as the check).
+      taking: while true {
+        switch list.subscribeUnlessHolding(entry) {
+        case .held(let payload):
+          guard predicate(payload) else { continue }
+          _ = entry.claim()
+          waiter.succeed(payload)
+          break taking
+        case .registered(let token):
+          registration = token
+          break taking
+        }
       }
-      waiter.endHeldPhase()
     } else {
-      registration = subscribeOnPostingThread(replaying: true) { waiter.offer($0, live: true) }
+      registration = list.subscribeReplaying(entry, endsWithToken: true)
     }
     work()
     let outcome: NextWaiter<Payload>.Outcome
     if let timeout {
-      let timer = TimeoutTimer(timeout) { waiter.fail(EventTimeout(timeout: timeout)) }
-      outcome = await waiter.outcome()
-      registration.cancel()
+      let timer = TimeoutTimer(timeout) {
+        waiter.fail(EventTimeout(timeout: timeout), claiming: entry)
+      }
+      outcome = await waiter.outcome(claiming: entry)
       await timer.end()
     } else {
-      outcome = await waiter.outcome()
-      registration.cancel()
+      outcome = await waiter.outcome(claiming: entry)
     }
+    registration?.cancel()
     return try outcome.get()
   }
 }

@@ -25,4 +25,17 @@ extension Event {
       ? list.subscribeReplaying(entry, endsWithToken: true)
       : list.subscribe(entry, endsWithToken: true)
   }
+
+  /// Registers `handler` as a passive observer, for a test's recorder: it runs on the posting
+  /// thread for every post from now on, held or not, and nothing else sees it. It is left out of
+  /// what `post` returns, ``isObserved``, ``onObservedChange(_:)``, ``observerCount``, and the
+  /// decision of ``Replay/untilObserved`` to hold a post, and it takes nothing retained or held.
+  /// ``unregisterAll()`` leaves it; it ends with its token.
+  ///
+  /// - Parameter handler: Called with each payload on the posting thread; it must not block.
+  /// - Returns: A token that ends the registration when cancelled or released.
+  package func tap(_ handler: @escaping @Sendable (Payload) -> Void) -> Subscription {
+    let entry = ObserverEntry<Payload>(delivery: .synchronous, handler: handler)
+    return list.tap(entry)
+  }
 }

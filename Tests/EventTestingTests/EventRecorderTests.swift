@@ -17,7 +17,7 @@ struct EventRecorderTests {
     #expect(recorder.values.map(\.0) == ["a"])
   }
 
-  @Test("records from now on and leaves the replay in place")
+  @Test("records from now on and leaves what is held in place, its own posts included")
   func fromNowOn() {
     let event = Event<Int>(replay: .untilObserved)
     event.post(1)
@@ -25,7 +25,7 @@ struct EventRecorderTests {
     event.post(2)
     #expect(recorder.values == [2])
     recorder.cancel()
-    #expect(event.retained == [1])
+    #expect(event.retained == [1, 2])
   }
 
   @Test("next returns the unread payloads in order, posted before or during the call")
@@ -59,15 +59,13 @@ struct EventRecorderTests {
     #expect(try await recorder.next(timeout: .seconds(10)) == 1)
   }
 
-  @Test("keeps its event alive and ends its registration when released")
+  @Test("keeps its event alive, and lets it go when released")
   func lifetime() {
     var recorder: EventRecorder<Int>? = EventRecorder(Event<Int>())
     let event = Weak(recorder?.event)
     #expect(event.object != nil)
-    #expect(event.object?.observerCount == 1)
-    let strong = event.object
     recorder = nil
-    #expect(strong?.observerCount == 0)
+    #expect(event.object == nil)
   }
 
   @Test("expect passes on the payloads in order, and records an issue otherwise")
