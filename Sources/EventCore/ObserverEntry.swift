@@ -106,7 +106,14 @@ public import Synchronization
     self.delivery = delivery.honouring(isolation)
     self.key = nil
     self._observer = nil
-    self.plain = handler
+    if isolation != nil {
+      let captures = IsolatedCaptures<Payload>(plain: handler)
+      self.plain = { captures.plain($0) }
+      self._captures = captures
+    } else {
+      self.plain = handler
+      self._captures = nil
+    }
     self.bound = { _, _ in }
     self.isPlain = true
     super.init()
@@ -156,8 +163,16 @@ public import Synchronization
     self.delivery = delivery.honouring(isolation)
     self.key = keyed ? ObjectIdentifier(observer) : nil
     self._observer = observer
-    self.bound = { object, payload in
+    let bound: (AnyObject, Payload) -> Void = { object, payload in
       handler(unsafeDowncast(object, to: Observer.self), payload)
+    }
+    if isolation != nil {
+      let captures = IsolatedCaptures<Payload>(bound: bound)
+      self.bound = { captures.bound($0, $1) }
+      self._captures = captures
+    } else {
+      self.bound = bound
+      self._captures = nil
     }
     self.plain = { _ in }
     self.isPlain = false
@@ -169,9 +184,12 @@ public import Synchronization
   // to an actor may capture that actor's objects (a `@MainActor` model), so its closures go to
   // the actor to be released there (guarantee 12; `ObserverEntry+Release.swift`).
   deinit {
-    if case .synchronous = delivery.kind { return }
-    releaseHandlersOnTheirActor()
+    if let captures = _captures { CapturesRelease.release(captures, on: delivery.kind) }
   }
+
+  /// For a registration isolated to an actor, the ``IsolatedCaptures`` that hold its handler
+  /// (the handler fields only call through it); `nil` otherwise.
+  @usableFromInline let _captures: AnyObject?
 
   /// Leaves the list (which cancels the entry), or, when the list is gone, just cancels.
   @usableFromInline override package func endRegistration() {
