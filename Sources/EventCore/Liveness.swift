@@ -36,6 +36,9 @@ public import Synchronization
   /// A registration holding payloads that an `.untilObserved` list handed to it, not all
   /// started yet (see `ObserverEntry.beginHandOver`).
   @usableFromInline static let handOverBit = 16
+  /// A registration whose handed-over payloads its handler's consumer starts, not the call of
+  /// the handler (see `ObserverEntry.startsWhereConsumed`).
+  @usableFromInline static let consumerStartsBit = 32
   /// The bits that send an invocation off the fast path.
   @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit | handOverBit
 

@@ -9,12 +9,26 @@ extension ObserverEntry {
   /// registration receives them, ahead of the posts held since.
   @usableFromInline struct HandOver {
     /// The payloads in post order; each started one is taken out (`nil`), so that it is
-    /// released by the thread that started it, after the lock.
+    /// released by the thread that started it, after the lock. Emptied once none is left.
     var payloads: ContiguousArray<Payload?> = []
-    /// How many of `payloads` a handler started on.
-    var started = 0
+    /// How many payloads were handed over: positions below it are handed-over ones, positions
+    /// from it on live posts.
+    var count = 0
+    /// How many of `payloads` have not been started.
+    var unstarted = 0
+    /// The next position ``startHandedOver()`` starts: handlers that run what they receive in
+    /// order start them in order.
+    var next = 0
     /// Whether the unstarted payloads went back to the list: nothing may start any more.
     var isGivenBack = false
+
+    init() {}
+
+    init(_ handed: ContiguousArray<Payload>) {
+      payloads = ContiguousArray(handed.lazy.map { $0 })
+      count = handed.count
+      unstarted = handed.count
+    }
   }
 
   /// Records `payloads`, which an `.untilObserved` list hands to this registration, as not
@@ -22,8 +36,53 @@ extension ObserverEntry {
   /// entry is published.
   @usableFromInline package func beginHandOver(_ payloads: ContiguousArray<Payload>) {
     let held = held.load(as: HeldDeliveries.self) ?? held.storeIfNil(HeldDeliveries())
-    held.handOver.withLock { $0 = HandOver(payloads: ContiguousArray(payloads.lazy.map { $0 })) }
+    held.handOver.withLock { $0 = HandOver(payloads) }
     state.bitwiseOr(Liveness.handOverBit, ordering: .releasing)
+  }
+
+  /// Makes the handler's consumer, not the call of the handler, start each handed-over
+  /// payload: for a registration whose handler only buffers what it receives (an async
+  /// handler's queue, a `values` stream), a payload counts as handed over when that consumer
+  /// starts on it (``startHandedOver(at:)``), and one still buffered when the registration ends
+  /// goes back to the hold. Call it before the entry is registered.
+  package func startsWhereConsumed() {
+    state.bitwiseOr(Liveness.consumerStartsBit, ordering: .relaxed)
+  }
+
+  /// How many held payloads the list handed to this registration when it registered: the
+  /// positions, from 0, of the first payloads its handler received.
+  package var handedOverCount: Int {
+    guard let held = held.load(as: HeldDeliveries.self) else { return 0 }
+    return held.handOver.withLock { $0.count }
+  }
+
+  /// Counts the payload the handler received in `position` (0 for the first) as started, for
+  /// a registration made with ``startsWhereConsumed()``: its consumer calls it just before it
+  /// starts on that payload, or when it drops it by its own policy.
+  ///
+  /// - Returns: `false` when the payload went back to the list first: it must not start.
+  package func startHandedOver(at position: Int) -> Bool {
+    guard let held = held.load(as: HeldDeliveries.self) else { return true }
+    let (starts, done) = held.handOver.withLock { handOver -> (Bool, Payload?) in
+      start(&handOver, at: position)
+    }
+    _ = done
+    return starts
+  }
+
+  /// Starts the payload in `position`, under the hand-over's lock; the started payload is
+  /// returned, to be released after it.
+  private func start(_ handOver: inout HandOver, at position: Int) -> (Bool, Payload?) {
+    guard !handOver.isGivenBack else { return (false, nil) }
+    // A delivery that read the bit before the hand-over completed is a live one.
+    guard position < handOver.count, !handOver.payloads.isEmpty else { return (true, nil) }
+    guard let done = handOver.payloads[position].take() else { return (true, nil) }
+    handOver.unstarted -= 1
+    if handOver.unstarted == 0 {
+      handOver.payloads = []
+      state.bitwiseAnd(~Liveness.handOverBit, ordering: .releasing)
+    }
+    return (true, done)
   }
 
   /// Counts the next handed-over payload as started, just before its handler runs.
@@ -33,16 +92,9 @@ extension ObserverEntry {
   @usableFromInline func startHandedOver() -> Bool {
     guard let held = held.load(as: HeldDeliveries.self) else { return true }
     let (starts, done) = held.handOver.withLock { handOver -> (Bool, Payload?) in
-      guard !handOver.isGivenBack else { return (false, nil) }
-      // A delivery that read the bit before the hand-over completed is a live one.
-      guard handOver.started < handOver.payloads.count else { return (true, nil) }
-      let done = handOver.payloads[handOver.started].take()
-      handOver.started += 1
-      if handOver.started == handOver.payloads.count {
-        handOver = HandOver()
-        state.bitwiseAnd(~Liveness.handOverBit, ordering: .releasing)
-      }
-      return (true, done)
+      let position = handOver.next
+      handOver.next += 1
+      return start(&handOver, at: position)
     }
     _ = done
     return starts
@@ -56,9 +108,10 @@ extension ObserverEntry {
     else { return [] }
     return held.handOver.withLock { handOver in
       guard !handOver.isGivenBack else { return [] }
-      let unstarted = ContiguousArray(handOver.payloads[handOver.started...].lazy.compactMap { $0 })
+      let unstarted = ContiguousArray(handOver.payloads.lazy.compactMap { $0 })
       // Only the unstarted payloads are left, and they are returned: nothing is released here.
-      handOver = HandOver(isGivenBack: true)
+      handOver.payloads = []
+      handOver.isGivenBack = true
       state.bitwiseAnd(~Liveness.handOverBit, ordering: .releasing)
       return unstarted
     }
@@ -101,7 +154,7 @@ extension ObserverEntry {
       let starts = startHandedOver()
       if let list, let leave { leave(list, self) }
       guard starts else { return false }
-    } else {
+    } else if current & Liveness.consumerStartsBit == 0 {
       guard startHandedOver() else { return false }
     }
     if isPlain {

@@ -91,11 +91,11 @@ extension Event {
     let calls = Liveness()
     let site = RegistrationSite(
       .async(isolation: handler.isolation.map { type(of: $0) }), fileID: fileID, line: line)
-    let (stream, continuation) = makeHandlerQueue(site: site, priority: priority)
+    let (stream, continuation, handedOver) = makeHandlerQueue(site: site, priority: priority)
     Task {
       await Self.call(
-        handler, with: stream, finishing: continuation, while: calls, reporting: thrown,
-        on: isolation)
+        handler, with: stream, finishing: continuation, while: calls, starting: handedOver,
+        reporting: thrown, on: isolation)
     }
     return Subscription(liveness: calls) { continuation.finish() }
   }
@@ -107,19 +107,27 @@ extension Event {
   /// Once the subscription has ended, the loop finishes the stream and skips the payloads left
   /// in it, but still runs the flush markers among them, so that no ``flush()`` waits for a
   /// call that will never come.
+  ///
+  /// The first payloads may be ones an ``Replay/untilObserved`` event handed over: each counts
+  /// as handed over only when its call starts, so those still queued when the subscription
+  /// ends go back to the event's hold, and the loop skips them.
   private static func call(
     _ handler: @isolated(any) @Sendable (Payload) async throws -> Void,
     with stream: AsyncStream<HandlerItem>,
     finishing continuation: AsyncStream<HandlerItem>.Continuation,
-    while calls: Liveness, reporting site: ThrowSite?, on isolation: isolated (any Actor)?
+    while calls: Liveness, starting handedOver: HandedOver<Payload>?,
+    reporting site: ThrowSite?, on isolation: isolated (any Actor)?
   ) async {
+    var position = 0
     for await item in stream {
       switch item {
       case .payload(let payload):
+        defer { position += 1 }
         guard calls.isLive else {
           continuation.finish()
           continue
         }
+        if let handedOver, !handedOver.start(at: position) { continue }
         do { try await handler(payload) } catch { site?.report(error) }
       case .flush(let done):
         done()
@@ -136,13 +144,19 @@ extension Event {
   /// The queue of an async handler: a stream registered on this event, like a ``values``
   /// stream, that also takes the markers of ``flush()``.
   private func makeHandlerQueue(site: RegistrationSite, priority: Int) -> (
-    stream: AsyncStream<HandlerItem>, continuation: AsyncStream<HandlerItem>.Continuation
+    stream: AsyncStream<HandlerItem>, continuation: AsyncStream<HandlerItem>.Continuation,
+    handedOver: HandedOver<Payload>?
   ) {
     let (stream, continuation) = AsyncStream.makeStream(of: HandlerItem.self)
     let id = streams.withLock { $0.makeID() }
-    let subscription = subscribeOnPostingThread(replaying: true, site: site, priority: priority) {
+    let entry = ObserverEntry<Payload>(delivery: .synchronous) {
       continuation.yield(.payload($0))
     }
+    entry.site = site
+    entry.priority = priority
+    entry.startsWhereConsumed()
+    let subscription = list.subscribeReplaying(entry, endsWithToken: true)
+    let handedOver = HandedOver(entry)
     continuation.onTermination = { [weak self] _ in
       subscription.cancel()
       let removed = self?.streams.withLock { $0.remove(id) }
@@ -158,6 +172,6 @@ extension Event {
     // An `unregisterAll()` that ran between the registration and the line above ended the
     // registration but could not see the queue: finish it here instead.
     if subscription.isCancelled { continuation.finish() }
-    return (stream, continuation)
+    return (stream, continuation, handedOver)
   }
 }

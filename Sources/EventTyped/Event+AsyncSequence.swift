@@ -94,8 +94,11 @@ extension Event {
     let id = streams.withLock { $0.makeID() }
     // Yielded on the posting thread: the channel is thread-safe and keeps post order, and a
     // hop through the event's delivery would only delay the value.
-    let subscription = list.subscribeReplaying(
-      ObserverEntry(delivery: .synchronous) { channel.yield($0) }, endsWithToken: true)
+    let entry = ObserverEntry<Payload>(delivery: .synchronous) { channel.yield($0) }
+    // What an `.untilObserved` event hands over counts as such only once the consumer reads it.
+    entry.startsWhereConsumed()
+    channel.countsHandOver(of: entry)
+    let subscription = list.subscribeReplaying(entry, endsWithToken: true)
     channel.attach(subscription) { [weak self] in
       let removed = self?.streams.withLock { $0.remove(id) }
       _ = removed

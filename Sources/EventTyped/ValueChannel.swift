@@ -20,8 +20,41 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     var waiter: Waiter?
     /// Finished: no more values arrive; the buffered ones are still read.
     var isFinished = false
+    /// The values received so far, dropped ones included: the position of the next one.
+    var arrivals = 0
+    /// The registration, until the first value shows whether it was handed held payloads.
+    var registration: ObserverEntry<Payload>?
+    /// What an `.untilObserved` event handed over, while any of it may still be buffered.
+    var handedOver: HandedOver<Payload>?
+    /// The positions of the buffered handed-over values, oldest first: a prefix of the
+    /// buffer, since they arrive before any live value.
+    var handedPositions: ContiguousArray<Int> = []
+    var handedHead = 0
 
     var count: Int { buffer.count - head }
+
+    /// The position of the value that arrives now, and whether it was handed over.
+    mutating func arrive() -> (position: Int, handed: Bool) {
+      if let registration {
+        self.registration = nil
+        handedOver = HandedOver(registration)
+      }
+      defer { arrivals += 1 }
+      return (arrivals, handedOver?.covers(arrivals) ?? false)
+    }
+
+    /// The position of the oldest buffered value if it was handed over, which leaves the buffer.
+    mutating func leavesHanded() -> Int? {
+      guard handedHead < handedPositions.count else { return nil }
+      defer {
+        handedHead += 1
+        if handedHead == handedPositions.count {
+          handedPositions = []
+          handedHead = 0
+        }
+      }
+      return handedPositions[handedHead]
+    }
 
     mutating func removeFirst() -> Payload {
       let value = buffer[head].take().unsafelyUnwrapped
@@ -35,21 +68,38 @@ final class ValueChannel<Payload: Sendable>: Sendable {
       return value
     }
 
-    /// The oldest buffered value; `.some(nil)` once finished and read; `nil` when the reader
-    /// must wait.
-    mutating func takeIfReady() -> Payload?? {
-      if count > 0 { return .some(removeFirst()) }
+    /// The oldest buffered value, with its position if it was handed over; `.some(nil)` once
+    /// finished and read; `nil` when the reader must wait.
+    mutating func takeIfReady() -> Taken?? {
+      if count > 0 {
+        let position = leavesHanded()
+        return .some(Taken(value: removeFirst(), handedPosition: position))
+      }
       return isFinished ? .some(nil) : nil
     }
 
     /// Empties the buffer; the values are returned, for the caller to release after its lock.
+    /// The handed-over ones among them were never started: ending the registration gives them
+    /// back to the event's hold.
     mutating func drain() -> ContiguousArray<Payload?> {
       defer {
         buffer = []
         head = 0
+        handedPositions = []
+        handedHead = 0
+        handedOver = nil
+        registration = nil
       }
       return buffer
     }
+  }
+
+  /// A value read from the buffer.
+  struct Taken: Sendable {
+    let value: Payload
+    /// Its position, if an `.untilObserved` event handed it over: it starts only if it has not
+    /// gone back to the hold.
+    let handedPosition: Int?
   }
 
   private let policy: Policy
@@ -60,6 +110,13 @@ final class ValueChannel<Payload: Sendable>: Sendable {
 
   init(policy: Policy) {
     self.policy = policy
+  }
+
+  /// Counts what an `.untilObserved` event hands `registration` as handed over only once the
+  /// consumer reads it (or the buffer's policy drops it). Call it before the registration is
+  /// made; `registration` must be made with `startsWhereConsumed()`.
+  func countsHandOver(of registration: ObserverEntry<Payload>) {
+    state.withLock { $0.registration = registration }
   }
 
   /// Ties the channel to the registration that feeds it, which ending the channel ends, and to
@@ -76,30 +133,46 @@ final class ValueChannel<Payload: Sendable>: Sendable {
   }
 
   /// Hands `value` to a waiting consumer, or buffers it as the policy says.
+  ///
+  /// A handed-over value counts as started when a waiting consumer takes it, and when the
+  /// policy drops it (the consumer's own choice); one that stays buffered, when it is read.
   func yield(_ value: Payload) {
-    let (waiter, dropped) = state.withLock { state -> (Waiter?, Payload?) in
-      guard !state.isFinished else { return (nil, value) }
+    let (waiter, dropped, started, handedOver) = state.withLock {
+      state -> (Waiter?, Payload?, Int?, HandedOver<Payload>?) in
+      guard !state.isFinished else { return (nil, value, nil, nil) }
+      let (position, handed) = state.arrive()
+      let mine = handed ? position : nil
       if let waiter = state.waiter {
         state.waiter = nil
-        return (waiter, nil)
+        return (waiter, nil, mine, state.handedOver)
       }
       switch policy {
       case .unbounded:
-        state.buffer.append(value)
+        break
       case .bufferingOldest(let limit):
-        guard state.count < limit else { return (nil, value) }
-        state.buffer.append(value)
+        guard state.count < limit else { return (nil, value, mine, state.handedOver) }
       case .bufferingNewest(let limit):
-        guard limit > 0 else { return (nil, value) }
-        let dropped = state.count == limit ? state.removeFirst() : nil
-        state.buffer.append(value)
-        return (nil, dropped)
+        guard limit > 0 else { return (nil, value, mine, state.handedOver) }
+        if state.count == limit {
+          let oldest = state.leavesHanded()
+          let dropped = state.removeFirst()
+          if let mine { state.handedPositions.append(mine) }
+          state.buffer.append(value)
+          return (nil, dropped, oldest, state.handedOver)
+        }
       @unknown default:
-        state.buffer.append(value)
+        break
       }
-      return (nil, nil)
+      if let mine { state.handedPositions.append(mine) }
+      state.buffer.append(value)
+      return (nil, nil, nil, nil)
     }
     _ = dropped
+    if let started, let handedOver, !handedOver.start(at: started) {
+      // It went back to the hold: the registration has ended, and so has the stream.
+      waiter?.resume(returning: nil)
+      return
+    }
     waiter?.resume(returning: value)
   }
 
@@ -136,18 +209,25 @@ final class ValueChannel<Payload: Sendable>: Sendable {
       return nil
     }
     // A buffered value is handed out without suspending.
-    if let ready = state.withLock({ $0.takeIfReady() }) { return ready }
+    while let ready = state.withLock({ $0.takeIfReady() }) {
+      guard let taken = ready else { return nil }
+      if let value = started(taken) { return value }
+    }
     let value = await withTaskCancellationHandler {
       await withUnsafeContinuation { (waiter: Waiter) in
-        let ready = state.withLock { state -> Payload?? in
-          if let ready = state.takeIfReady() { return ready }
-          guard state.waiter == nil else {
-            fatalError("Event.values: a stream was read by two tasks at once; use one per task")
+        while true {
+          let ready = state.withLock { state -> Taken?? in
+            if let ready = state.takeIfReady() { return ready }
+            guard state.waiter == nil else {
+              fatalError("Event.values: a stream was read by two tasks at once; use one per task")
+            }
+            state.waiter = waiter
+            return nil
           }
-          state.waiter = waiter
-          return nil
+          guard let ready else { return }
+          guard let taken = ready else { return waiter.resume(returning: nil) }
+          if let value = started(taken) { return waiter.resume(returning: value) }
         }
-        if let ready { waiter.resume(returning: ready) }
       }
     } onCancel: {
       cancel()
@@ -158,6 +238,17 @@ final class ValueChannel<Payload: Sendable>: Sendable {
       return nil
     }
     return value
+  }
+}
+
+extension ValueChannel {
+  /// The value read, once it counts as started; `nil` when it was handed over and went back
+  /// to the hold first (skip it).
+  private func started(_ taken: Taken) -> Payload? {
+    guard let position = taken.handedPosition else { return taken.value }
+    let handedOver = state.withLock { $0.handedOver }
+    guard let handedOver, !handedOver.start(at: position) else { return taken.value }
+    return nil
   }
 }
 
