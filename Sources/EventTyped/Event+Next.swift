@@ -13,9 +13,13 @@ extension Event {
   /// }
   /// ```
   ///
-  /// The registration ends when the call returns, on every path: a payload, the timeout, the
-  /// task's cancellation. It receives each post on the posting thread, whatever the event's
-  /// delivery, and counts in ``observerCount`` while it waits.
+  /// The registration ends on every path: a payload, the timeout, the task's cancellation. It
+  /// receives each post on the posting thread, whatever the event's delivery, and counts in
+  /// ``observerCount`` while it waits. It leaves the event inside the post that matches, before
+  /// that post returns: a later post does not count it as reached or run `predicate` again, and
+  /// an ``Replay/untilObserved`` event holds that post for the next registration. A timeout or
+  /// a cancellation ends it the same way; when one races a matching post, whichever ends the
+  /// registration first is the outcome, so a payload is never taken by a wait that throws.
   ///
   /// With a replay, what the event retains comes first, oldest first: the oldest retained
   /// payload that matches is returned at once. With ``Replay/untilObserved`` the call takes

@@ -61,6 +61,14 @@ public struct Replay: Sendable, Hashable {
   /// A held payload counts as handed over only when a handler starts on it. With a `.queue` or
   /// `.mainActor` delivery the replay runs later; the payloads a registration drops before
   /// then (it is cancelled, unregistered or replaced, or its observer dies) go back to the
-  /// front of the hold, ahead of the posts held since, for the next registration.
+  /// front of the hold, ahead of the posts held since, for the next registration. An async
+  /// handler starts on a payload when its call starts, and a ``Event/values`` stream when its
+  /// consumer reads it (or its buffering policy drops it): what they still buffer when they end
+  /// goes back the same way. A ``Event/next(where:timeout:after:isolation:)`` takes held
+  /// payloads one at a time until one matches, and leaves its registration inside the post that
+  /// matches, so posts made after it are held again.
+  ///
+  /// A test's `EventRecorder` is no registration here: it records what is held without taking
+  /// it.
   public static let untilObserved = Replay(.untilObserved)
 }
