@@ -97,7 +97,9 @@ public final class Broadcaster: Sendable {
   /// express "a class conforming to `P`" for an arbitrary protocol `P`, so a value-type observer
   /// is refused at run time rather than at compile time: the call stops the program with a
   /// message that names the type, instead of registering something that would never be called.
-  /// An existential that boxes its value (`any Error`) registers the object inside the box.
+  /// A value converted to `AnyObject` (`point as AnyObject`) is refused the same way: each
+  /// conversion makes a new box. An existential that boxes its value (`any Error`) registers the
+  /// object inside the box.
   ///
   /// Thread-safe; an observer registered while a notification is in progress is called from the
   /// next notification on. A registration made from nonisolated code shares the observer with
@@ -169,12 +171,9 @@ public final class Broadcaster: Sendable {
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     guard let object = Self.object(observer) else {
-      // `fatalError` rather than `preconditionFailure`, which drops its message in optimized
-      // builds: the type's name is the point.
-      fatalError(
-        "Broadcaster.register: \(type(of: observer as Any)) is a value type; only class "
-          + "instances can be observers (they are held weakly)")
+      ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
     }
+    ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
     let route = ObserverRoute(delivery: delivery, isolation: isolation)
     let entry = Self.entry(
       for: object, delivery: delivery, isolation: isolation,

@@ -22,7 +22,9 @@
 /// conversion says it "will be an error in a future Swift language mode" (SE-0461 shows a future
 /// where isolation is passed as an argument). The tests of this file check each assumption on
 /// the toolchain that builds them (sizes, the isolation read back after a round trip, a call
-/// made from inside its actor), so that a toolchain that breaks it fails them loudly.
+/// made from inside its actor), so that a toolchain that breaks it fails them loudly; and since
+/// a client's toolchain never runs them, the library checks the same once per process, before
+/// the first reinterpretation (``layoutVerified``).
 @usableFromInline package enum IsolatedHandler {
   /// A handler taking a parameter pack, callable without `await` on its isolation.
   ///
@@ -34,7 +36,8 @@
   package static func callable<each Element>(
     _ function: @escaping @isolated(any) (repeat each Element) -> Void
   ) -> (repeat each Element) -> Void {
-    unsafeBitCast(Isolated(function: function), to: Plain<repeat each Element>.self).function
+    requireVerifiedLayout()
+    return unsafeBitCast(Isolated(function: function), to: Plain<repeat each Element>.self).function
   }
 
   @usableFromInline struct Isolated<each Element> {
@@ -59,7 +62,8 @@
   package static func callable<Payload>(
     sendable handler: @escaping @isolated(any) @Sendable (Payload) -> Void
   ) -> @Sendable (Payload) -> Void {
-    unsafeBitCast(IsolatedClosure(body: handler), to: PlainClosure<Payload>.self).body
+    requireVerifiedLayout()
+    return unsafeBitCast(IsolatedClosure(body: handler), to: PlainClosure<Payload>.self).body
   }
 
   @usableFromInline struct IsolatedClosure<Payload> {
@@ -80,7 +84,8 @@
   package static func callable<Observer, Payload>(
     observer handler: @escaping @isolated(any) (Observer, Payload) -> Void
   ) -> (Observer, Payload) -> Void {
-    unsafeBitCast(
+    requireVerifiedLayout()
+    return unsafeBitCast(
       IsolatedObserverHandler(body: handler), to: PlainObserverHandler<Observer, Payload>.self
     ).body
   }
@@ -104,8 +109,11 @@
   package static func callable<Payload>(
     throwing handler: @escaping @isolated(any) @Sendable (Payload) throws -> Void
   ) -> @Sendable (Payload) throws -> Void {
-    unsafeBitCast(IsolatedThrowingClosure(body: handler), to: PlainThrowingClosure<Payload>.self)
-      .body
+    requireVerifiedLayout()
+    return unsafeBitCast(
+      IsolatedThrowingClosure(body: handler), to: PlainThrowingClosure<Payload>.self
+    )
+    .body
   }
 
   @usableFromInline struct IsolatedThrowingClosure<Payload> {
@@ -125,7 +133,8 @@
   package static func callable<Observer, Payload>(
     throwingObserver handler: @escaping @isolated(any) @Sendable (Observer, Payload) throws -> Void
   ) -> @Sendable (Observer, Payload) throws -> Void {
-    unsafeBitCast(
+    requireVerifiedLayout()
+    return unsafeBitCast(
       IsolatedThrowingObserverHandler(body: handler),
       to: PlainThrowingObserverHandler<Observer, Payload>.self
     ).body

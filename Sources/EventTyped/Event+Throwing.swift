@@ -70,6 +70,8 @@ extension Event {
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token.
   /// - Complexity: Amortised O(1); no allocation per post.
+  /// - Precondition: `observer` is a class instance, not a value converted to `AnyObject`
+  ///   (which would be a new box on every conversion, dead at once).
   @_disfavoredOverload
   @discardableResult
   public func register<Observer: AnyObject & Sendable>(
@@ -78,6 +80,7 @@ extension Event {
       @escaping @isolated(any) @Sendable (Observer, Payload) throws -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
+    ObserverObject.refuseBoxedValue(observer, in: "Event.register")
     let site = throwSite(fileID: fileID, line: line)
     let call = IsolatedHandler.callable(throwingObserver: handler)
     let entry = ObserverEntry(

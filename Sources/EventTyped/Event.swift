@@ -173,6 +173,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
+  /// - Precondition: `observer` is a class instance, not a value converted to `AnyObject`
+  ///   (which would be a new box on every conversion, dead at once).
   @inlinable @inline(__always)
   @discardableResult
   public func register<Observer: AnyObject & Sendable, each Element>(
@@ -180,6 +182,7 @@ public final class Event<Payload: Sendable>: Sendable {
     function: @escaping (Observer) -> (repeat each Element) -> Void,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription where Payload == (repeat each Element) {
+    ObserverObject.refuseBoxedValue(observer, in: "Event.register")
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolation: isolation
     ) { (observer: Observer, payload: Payload) in
@@ -265,6 +268,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
+  /// - Precondition: `observer` is a class instance, not a value converted to `AnyObject`
+  ///   (which would be a new box on every conversion, dead at once).
   @inlinable
   @discardableResult
   public func register<Observer: AnyObject & Sendable>(
@@ -272,6 +277,7 @@ public final class Event<Payload: Sendable>: Sendable {
     @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Observer, Payload) -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
+    ObserverObject.refuseBoxedValue(observer, in: "Event.register")
     let entry = ObserverEntry(
       observer: observer, keyed: true, delivery: delivery, isolatedHandler: handler)
     return add(

@@ -279,6 +279,18 @@ struct BroadcasterTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Point is a value type; only class instances can be observers"))
   }
+
+  @Test("a value converted to AnyObject stops the program rather than registering a dead box")
+  func boxedValueObserverIsRefused() async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      Broadcaster().register(AnyObject.self, observer: Point() as AnyObject)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains("Broadcaster.register: Point converted to AnyObject is not an observer"))
+  }
 }
 
 @Suite("Broadcaster re-entrancy")
