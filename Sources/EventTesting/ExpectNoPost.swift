@@ -19,11 +19,15 @@ public import Testing
 ///   - event: The event that must not post.
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
-///   - work: The code that must not post.
+///   - work: The code that must not post. It runs on the caller's actor, so it may touch what
+///     that actor isolates (a `@MainActor` screen).
+///   - isolation: The caller's actor, where `work` runs; leave the default.
 /// - Throws: What `work` throws.
 public func expectNoPost<Payload>(
   on event: Event<Payload>, _ comment: Comment? = nil,
-  sourceLocation: SourceLocation = #_sourceLocation, after work: () async throws -> Void
+  sourceLocation: SourceLocation = #_sourceLocation,
+  after work: nonisolated(nonsending) () async throws -> Void,
+  isolation: isolated (any Actor)? = #isolation
 ) async rethrows {
   let recorder = EventRecorder(event)
   try await work()
@@ -49,12 +53,15 @@ public func expectNoPost<Payload>(
 ///   - object: Count only those posted by this object; `nil`, the default, counts any sender.
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
-///   - work: The code that must not post it.
+///   - work: The code that must not post it. It runs on the caller's actor, so it may touch
+///     what that actor isolates.
+///   - isolation: The caller's actor, where `work` runs; leave the default.
 /// - Throws: What `work` throws.
 public func expectNoNotification(
   _ name: Notification.Name, center: NotificationCenter, object: AnyObject? = nil,
   _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-  after work: () async throws -> Void
+  after work: nonisolated(nonsending) () async throws -> Void,
+  isolation: isolated (any Actor)? = #isolation
 ) async rethrows {
   let recorder = NotificationRecorder(center, name: name, object: object)
   try await work()
