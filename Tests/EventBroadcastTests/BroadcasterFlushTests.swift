@@ -16,18 +16,23 @@ private final class Saver: Saves, Sendable {
 
 /// A main-actor observer, registered from its actor.
 @MainActor private final class Screen: Saves {
-  var saved: [Int] = []
+  nonisolated let saved = Recorder<Int>()
   nonisolated func save(_ value: Int) {
-    MainActor.assumeIsolated { saved.append(value) }
+    MainActor.assumeIsolated { saved.record(value) }
   }
 }
 
-/// An actor that registers itself, so its calls queue in its mailbox.
+/// An actor on a queue the test can hold, which registers itself, so its calls queue in its
+/// mailbox.
 private actor Archive: Saves {
-  var saved: [Int] = []
+  let executor = QueueSerialExecutor(label: "BroadcasterFlushTests.archive")
+  nonisolated let saved = Recorder<Int>()
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
   nonisolated func save(_ value: Int) {
-    assumeIsolated { $0.saved.append(value) }
+    assumeIsolated { $0.saved.record(value) }
   }
+
   func start(_ hub: Broadcaster) { hub.register((any Saves).self, observer: self) }
 }
 
@@ -35,13 +40,15 @@ private protocol Store: Actor {
   func record(_ value: Int) async
 }
 
-/// An actor observer whose calls suspend, so an async body's call is still running when
-/// `flush` starts.
+/// An actor observer on a queue the test can hold, whose calls suspend.
 private actor Ledger: Store {
-  var values: [Int] = []
+  let executor = QueueSerialExecutor(label: "BroadcasterFlushTests.ledger")
+  nonisolated let values = Recorder<Int>()
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
   func record(_ value: Int) async {
     await Task.yield()
-    values.append(value)
+    values.record(value)
   }
 }
 
@@ -60,12 +67,13 @@ struct BroadcasterFlushTests {
     let queue = DispatchQueue(label: "BroadcasterFlushTests.queued")
     let saver = Saver()
     hub.register((any Saves).self, observer: saver, delivery: .queue(queue))
-    queue.suspend()  // the calls wait on the queue until the flush has started
-    for value in 1...3 { hub.notify((any Saves).self) { $0.save(value) } }
-    let flushed = Task { await hub.flush((any Saves).self) }
-    queue.resume()
-    #expect(await finishes { await flushed.value })
-    #expect(saver.saved.values == [1, 2, 3])
+    let saved = await flushResult(holding: queue) {
+      for value in 1...3 { hub.notify((any Saves).self) { $0.save(value) } }
+    } flush: {
+      await hub.flush((any Saves).self)
+      return saver.saved.values
+    }
+    #expect(saved == [1, 2, 3])
   }
 
   @Test("after flush, a .mainActor observer notified off the main actor has had every call")
@@ -73,22 +81,27 @@ struct BroadcasterFlushTests {
     let hub = Broadcaster()
     let saver = Saver()
     hub.register((any Saves).self, observer: saver, delivery: .mainActor)
-    for value in 1...3 { hub.notify((any Saves).self) { $0.save(value) } }
-    #expect(await finishes { await hub.flush((any Saves).self) })
-    #expect(saver.saved.values == [1, 2, 3])
+    let saved = await flushResult(holding: .main) {
+      for value in 1...3 { hub.notify((any Saves).self) { $0.save(value) } }
+    } flush: {
+      await hub.flush((any Saves).self)
+      return saver.saved.values
+    }
+    #expect(saved == [1, 2, 3])
   }
 
   @Test("after flush, an observer registered from the main actor has had every call")
-  @MainActor
   func mainActorRegistration() async {
     let hub = Broadcaster()
     let screen = Screen()
-    hub.register((any Saves).self, observer: screen)
-    await Task.detached {
+    await MainActor.run { _ = hub.register((any Saves).self, observer: screen) }
+    let saved = await flushResult(holding: .main) {
       for value in 1...3 { hub.notify((any Saves).self) { $0.save(value) } }
-    }.value
-    #expect(await finishes { await hub.flush((any Saves).self) })
-    #expect(screen.saved == [1, 2, 3])
+    } flush: {
+      await hub.flush((any Saves).self)
+      return screen.saved.values
+    }
+    #expect(saved == [1, 2, 3])
   }
 
   @Test("after flush, an actor that registered itself has had every call")
@@ -96,9 +109,13 @@ struct BroadcasterFlushTests {
     let hub = Broadcaster()
     let archive = Archive()
     await archive.start(hub)
-    for value in 1...3 { hub.notify((any Saves).self) { $0.save(value) } }
-    #expect(await finishes { await hub.flush((any Saves).self) })
-    #expect(await archive.saved == [1, 2, 3])
+    let saved = await flushResult(holding: archive.executor.queue) {
+      for value in 1...3 { hub.notify((any Saves).self) { $0.save(value) } }
+    } flush: {
+      await hub.flush((any Saves).self)
+      return archive.saved.values
+    }
+    #expect(saved == [1, 2, 3])
   }
 
   @Test("after flush, every call of an async notify body has returned")
@@ -106,9 +123,13 @@ struct BroadcasterFlushTests {
     let hub = Broadcaster()
     let ledger = Ledger()
     hub.register((any Store).self, observer: ledger)
-    for value in 1...3 { hub.notify((any Store).self) { await $0.record(value) } }
-    #expect(await finishes { await hub.flush((any Store).self) })
-    #expect(await ledger.values == [1, 2, 3])
+    let recorded = await flushResult(holding: ledger.executor.queue) {
+      for value in 1...3 { hub.notify((any Store).self) { await $0.record(value) } }
+    } flush: {
+      await hub.flush((any Store).self)
+      return ledger.values.values
+    }
+    #expect(recorded == [1, 2, 3])
   }
 
   @Test("Broadcaster.flush waits for the shared broadcaster's calls")
@@ -118,12 +139,13 @@ struct BroadcasterFlushTests {
     let registration = Broadcaster.register(
       (any SharedSaves).self, observer: saver, delivery: .queue(queue))
     defer { registration.cancel() }
-    queue.suspend()
-    Broadcaster.notify((any SharedSaves).self) { $0.save(1) }
-    let flushed = Task { await Broadcaster.flush((any SharedSaves).self) }
-    queue.resume()
-    #expect(await finishes { await flushed.value })
-    #expect(saver.saved.values == [1])
+    let saved = await flushResult(holding: queue) {
+      Broadcaster.notify((any SharedSaves).self) { $0.save(1) }
+    } flush: {
+      await Broadcaster.flush((any SharedSaves).self)
+      return saver.saved.values
+    }
+    #expect(saved == [1])
   }
 
   @Test("flush of a protocol nothing registered for returns at once")
