@@ -18,11 +18,14 @@ public func flushResult<Value: Sendable>(
   holding queue: DispatchQueue, seconds: Double = 10, post: () -> Void,
   flush: @escaping @Sendable () async -> Value
 ) async -> Value? {
-  queue.suspend()
+  // A block that waits, rather than `suspend()`, which the main queue ignores. Bounded: a
+  // test that never lets it go still frees the queue.
+  let held = Signal()
+  queue.async { _ = held.wait(seconds: seconds) }
   post()
   let flushed = Task { await flush() }
   for _ in 0..<20 { await Task.yield() }
-  queue.resume()
+  held.fire()
   let result = Recorder<Value>()
   guard await finishes(within: seconds, { result.record(await flushed.value) }) else {
     return nil
@@ -31,7 +34,7 @@ public func flushResult<Value: Sendable>(
 }
 
 /// A serial executor that runs an actor's jobs on a dispatch queue, so that a test can hold
-/// the actor by suspending the queue.
+/// the actor by holding the queue (see `flushResult(holding:seconds:post:flush:)`).
 public final class QueueSerialExecutor: SerialExecutor {
   /// The queue the jobs run on.
   public let queue: DispatchQueue
@@ -41,6 +44,7 @@ public final class QueueSerialExecutor: SerialExecutor {
     queue = DispatchQueue(label: label)
   }
 
+  /// Runs `job` on ``queue``, behind what is queued there.
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
