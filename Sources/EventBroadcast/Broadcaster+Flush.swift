@@ -36,9 +36,9 @@ extension Broadcaster {
   /// `.queue(q)` registration are waited for by a block enqueued on `q` behind them (on a
   /// concurrent queue, until the earlier blocks have started). A call that never returns keeps
   /// `flush` waiting, and main-actor calls run only while something drains the main queue (an
-  /// async `main`, `swift test`, a run loop). Not waited for: a `notify` body isolated to an
-  /// actor other than the main actor, notified from off that actor, which runs in a job of its
-  /// own rather than through the registrations.
+  /// async `main`, `swift test`, a run loop). A `notify` body isolated to an actor other than
+  /// the main actor, notified from off that actor, runs in a job of its own there: `flush`
+  /// waits for that job too.
   ///
   /// Adds nothing to the cost of a notification. Thread-safe.
   ///
@@ -48,8 +48,12 @@ extension Broadcaster {
     guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
     let routes = channel.snapshot().map { Self.registration(of: $0).route }
     // The list waits for its `.queue(q)` registrations, one block per queue; the markers wait
-    // for what the routes queue themselves, which the list's entries do not see.
-    await channel.flush(also: Self.flushMarkers(for: routes))
+    // for what the routes queue themselves, which the list's entries do not see, and for the
+    // jobs of isolated bodies.
+    let jobs: @Sendable (@escaping @Sendable () -> Void) -> Void = { [isolatedJobs] done in
+      isolatedJobs.afterJobs(of: ObjectIdentifier(channel), done)
+    }
+    await channel.flush(also: Self.flushMarkers(for: routes) + [jobs])
   }
 
   /// Waits until every call of the notifications of `protocolType` made with the ``shared``

@@ -52,6 +52,13 @@ private actor Ledger: Store {
   }
 }
 
+/// A global actor on a queue the test can hold, for `notify` bodies isolated to it.
+@globalActor private actor HeldActor {
+  static let shared = HeldActor()
+  let executor = QueueSerialExecutor(label: "BroadcasterFlushTests.heldActor")
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+}
+
 /// Notified only through `Broadcaster.shared`, by this suite alone.
 private protocol SharedSaves: AnyObject {
   func save(_ value: Int)
@@ -130,6 +137,21 @@ struct BroadcasterFlushTests {
       return ledger.values.values
     }
     #expect(recorded == [1, 2, 3])
+  }
+
+  @Test("after flush, a body isolated to another actor, notified from off it, has run")
+  func isolatedBody() async {
+    let hub = Broadcaster()
+    let saver = Saver()
+    hub.register((any Saves).self, observer: saver)
+    let saved = await flushResult(holding: HeldActor.shared.executor.queue) {
+      for value in 1...3 { hub.notify((any Saves).self) { @HeldActor in $0.save(value) } }
+    } flush: {
+      await hub.flush((any Saves).self)
+      return saver.saved.values
+    }
+    // One job per notification: each runs in order on the actor only if started in order.
+    #expect(saved?.sorted() == [1, 2, 3])
   }
 
   @Test("Broadcaster.flush waits for the shared broadcaster's calls")
