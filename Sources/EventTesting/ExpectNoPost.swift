@@ -1,3 +1,4 @@
+import EventRAII
 public import EventTyped
 public import Foundation
 public import Testing
@@ -38,14 +39,19 @@ public func expectNoPost<Payload>(
   recordIssue("expected no post, \(event) posted \(posted)", comment, at: sourceLocation)
 }
 
-/// Runs `work`, then expects that `center` delivered no notification named `name` meanwhile;
-/// records an issue at the caller listing those it delivered.
+/// Runs `work`, waits for the center's deliveries, and expects that `center`
+/// delivered no notification named `name` meanwhile; records an issue at the caller listing
+/// those it delivered.
 ///
 /// ```swift
 /// await expectNoNotification(.themeDidChange, center: center) {
 ///   theme.select(theme.current)  // the same theme again: no notification
 /// }
 /// ```
+///
+/// It records from the call on, then runs `work`, then waits for the center's `flush(nil)`
+/// (every name), so that notifications posted by queued or actor observers of notifications
+/// posted inside `work` count too.
 ///
 /// - Parameters:
 ///   - name: The notification that must not be posted.
@@ -65,6 +71,7 @@ public func expectNoNotification(
 ) async rethrows {
   let recorder = NotificationRecorder(center, name: name, object: object)
   try await work()
+  await center.flush(nil)
   recorder.cancel()
   let posted = recorder.notifications
   guard !posted.isEmpty else { return }
