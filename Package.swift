@@ -45,6 +45,11 @@ let package = Package(
       name: "EventTestingTests",
       dependencies: ["EventTesting", "EventTyped", "EventRAII", "EventTestSupport"]
     ),
+    // A test target as Xcode creates it for an app (SE-0466): EventTesting from main-actor code.
+    .testTarget(
+      name: "EventTestingMainActorTests", dependencies: ["EventTesting", "EventTyped"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
     .testTarget(
       name: "EventsSwift5ClientTests", dependencies: ["Events", "EventTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]

@@ -135,10 +135,10 @@ extension Broadcaster {
   /// otherwise queued behind what is, so that a notification made on the main actor never
   /// overtakes one queued earlier. Isolated to another actor: inline when the caller runs there,
   /// otherwise one job there for the whole notification, with the observers registered when it
-  /// started.
+  /// started, counted in `jobs` until it has run.
   @usableFromInline static func notifyIsolated<P>(
     _ channel: Channel, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
-    caller: (any Actor)?
+    caller: (any Actor)?, jobs: IsolatedJobs
   ) {
     guard let actor = body.isolation else { return }
     if actor is MainActor {
@@ -154,12 +154,15 @@ extension Broadcaster {
       return
     }
     let entries = channel.snapshot()
+    let key = ObjectIdentifier(channel)
+    let ticket = jobs.start(of: key)
     Task {
       await runJob(on: actor) {
         var sawDead = false
         for entry in entries where !callOnActor(entry, body) { sawDead = true }
         if sawDead { channel.purge(entries) }
       }
+      jobs.finish(ticket, of: key)
     }
   }
 

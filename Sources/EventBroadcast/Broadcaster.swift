@@ -62,6 +62,8 @@ public final class Broadcaster: Sendable {
   /// Every channel with its protocol, in the order they were created, for the debug
   /// description; appended to under `channels`' lock.
   let protocols = Lock<[(type: any Any.Type, channel: Channel)]>([])
+  /// The jobs of `notify` bodies isolated to another actor, which `flush` waits for.
+  @usableFromInline let isolatedJobs = IsolatedJobs()
 
   /// Creates a broadcaster with no observers, independent of ``shared``.
   ///
@@ -267,7 +269,8 @@ public final class Broadcaster: Sendable {
     // it; returning `false` for a dead entry has the list purge it.
     guard let channel = unretainedChannel(for: ObjectIdentifier(P.self)) else { return }
     guard body.isolation == nil else {
-      return Self.notifyIsolated(channel.takeUnretainedValue(), body, caller: isolation)
+      return Self.notifyIsolated(
+        channel.takeUnretainedValue(), body, caller: isolation, jobs: isolatedJobs)
     }
     // Safe without a retain: a channel stays in `channels` as long as the broadcaster, which
     // the caller holds for the call. (Retaining it is slow: its entries' weak references to it

@@ -68,6 +68,10 @@ import Synchronization
 
   /// The calls queued for the observer, in notify order.
   var mailbox: Lock<Mailbox> { created.calls }
+  /// Both mailboxes, if a call was ever queued in them: a flush looks without making them.
+  var existingMailboxes: (calls: Lock<Mailbox>, asyncCalls: Lock<AsyncMailbox>)? {
+    mailboxes.load(as: Mailboxes.self).map { ($0.calls, $0.asyncCalls) }
+  }
   /// The async-body calls queued for the observer, in notify order.
   var asyncMailbox: Lock<AsyncMailbox> { created.asyncCalls }
   /// The executor that makes an async body start on a `.queue(q)` registration's queue.

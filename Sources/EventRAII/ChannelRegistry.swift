@@ -72,6 +72,23 @@ final class ChannelRegistry: Sendable {
     return records.withLock { $0[key]?.channel.belongs(to: center) ?? false }
   }
 
+  /// The live channels of `center` that a notification named `name` reaches: the channel of
+  /// `name` and that of every notification; for a `nil` name, every channel of `center`.
+  func channels(of center: NotificationCenter, reachedBy name: Notification.Name?)
+    -> [NotificationChannel]
+  {
+    let id = ObjectIdentifier(center)
+    let found = records.withLock { records -> [NotificationChannel] in
+      guard let name else {
+        return records.compactMap { $0.key.center == id ? $0.value.channel : nil }
+      }
+      let keys = [ChannelKey(center: id, name: name), ChannelKey(center: id, name: nil)]
+      return keys.compactMap { records[$0]?.channel }
+    }
+    // A channel of a dead center whose address `center` reuses is not one of its own.
+    return found.filter { $0.belongs(to: center) }
+  }
+
   /// How many records the registry's storage has room for, for tests that it shrinks.
   var capacity: Int {
     records.withLock { $0.capacity }

@@ -94,6 +94,11 @@ final class NotificationChannel: Sendable {
     self.center.object === center
   }
 
+  /// Every list of the channel: the observers of every sender, then each sender group's.
+  var lists: [ObserverList<PostedNotification>] {
+    [observers] + senders.withLock { $0.values.map(\.group.observers) }
+  }
+
   /// Inserts `entry` into the list of `group`, or of every sender when `group` is `nil`, after
   /// every entry registered before it.
   func subscribe(

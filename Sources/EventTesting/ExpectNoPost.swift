@@ -1,3 +1,4 @@
+import EventRAII
 public import EventTyped
 public import Foundation
 public import Testing
@@ -19,11 +20,15 @@ public import Testing
 ///   - event: The event that must not post.
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
-///   - work: The code that must not post.
+///   - work: The code that must not post. It runs on the caller's actor, so it may touch what
+///     that actor isolates (a `@MainActor` screen).
+///   - isolation: The caller's actor, where `work` runs; leave the default.
 /// - Throws: What `work` throws.
 public func expectNoPost<Payload>(
   on event: Event<Payload>, _ comment: Comment? = nil,
-  sourceLocation: SourceLocation = #_sourceLocation, after work: () async throws -> Void
+  sourceLocation: SourceLocation = #_sourceLocation,
+  after work: nonisolated(nonsending) () async throws -> Void,
+  isolation: isolated (any Actor)? = #isolation
 ) async rethrows {
   let recorder = EventRecorder(event)
   try await work()
@@ -34,8 +39,9 @@ public func expectNoPost<Payload>(
   recordIssue("expected no post, \(event) posted \(posted)", comment, at: sourceLocation)
 }
 
-/// Runs `work`, then expects that `center` delivered no notification named `name` meanwhile;
-/// records an issue at the caller listing those it delivered.
+/// Runs `work`, waits for the center's deliveries, and expects that `center`
+/// delivered no notification named `name` meanwhile; records an issue at the caller listing
+/// those it delivered.
 ///
 /// ```swift
 /// await expectNoNotification(.themeDidChange, center: center) {
@@ -43,21 +49,29 @@ public func expectNoPost<Payload>(
 /// }
 /// ```
 ///
+/// It records from the call on, then runs `work`, then waits for the center's `flush(nil)`
+/// (every name), so that notifications posted by queued or actor observers of notifications
+/// posted inside `work` count too.
+///
 /// - Parameters:
 ///   - name: The notification that must not be posted.
 ///   - center: The center to watch.
 ///   - object: Count only those posted by this object; `nil`, the default, counts any sender.
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
-///   - work: The code that must not post it.
+///   - work: The code that must not post it. It runs on the caller's actor, so it may touch
+///     what that actor isolates.
+///   - isolation: The caller's actor, where `work` runs; leave the default.
 /// - Throws: What `work` throws.
 public func expectNoNotification(
   _ name: Notification.Name, center: NotificationCenter, object: AnyObject? = nil,
   _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-  after work: () async throws -> Void
+  after work: nonisolated(nonsending) () async throws -> Void,
+  isolation: isolated (any Actor)? = #isolation
 ) async rethrows {
   let recorder = NotificationRecorder(center, name: name, object: object)
   try await work()
+  await center.flush(nil)
   recorder.cancel()
   let posted = recorder.notifications
   guard !posted.isEmpty else { return }

@@ -12,7 +12,7 @@ public import Testing
 /// ```
 ///
 /// To check an object that a closure makes, in one call, use
-/// ``expectReleased(within:_:sourceLocation:_:)``. Thread-safe.
+/// ``expectReleased(within:_:sourceLocation:_:isolation:)``. Thread-safe.
 public final class ReleaseWatch: Sendable {
   private let reference: WeakBox
   private let typeName: String
@@ -66,11 +66,15 @@ public final class ReleaseWatch: Sendable {
 ///   - timeout: How long to wait for the release; 1 second unless given.
 ///   - comment: Added to the issue.
 ///   - sourceLocation: Where the issue is recorded: the caller, by default.
-///   - make: Makes the object, and does with it what should not keep it alive.
+///   - make: Makes the object, and does with it what should not keep it alive. It runs on the
+///     caller's actor, so it may make and touch what that actor isolates (a `@MainActor`
+///     screen).
+///   - isolation: The caller's actor, where `make` runs; leave the default.
 /// - Throws: What `make` throws.
 public func expectReleased(
   within timeout: Duration = .seconds(1), _ comment: Comment? = nil,
-  sourceLocation: SourceLocation = #_sourceLocation, _ make: () throws -> AnyObject
+  sourceLocation: SourceLocation = #_sourceLocation, _ make: () throws -> AnyObject,
+  isolation: isolated (any Actor)? = #isolation
 ) async rethrows {
   let watch = try ReleaseWatch(make())
   await watch.expectReleased(within: timeout, comment, sourceLocation: sourceLocation)
