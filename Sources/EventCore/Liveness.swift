@@ -39,6 +39,9 @@ public import Synchronization
   /// A registration whose handed-over payloads its handler's consumer starts, not the call of
   /// the handler (see `ObserverEntry.startsWhereConsumed`).
   @usableFromInline static let consumerStartsBit = 32
+  /// A once-registration that runs for the first payload its filter accepts (see
+  /// `ObserverEntry.runOnce(where:)`).
+  @usableFromInline static let filteredBit = 64
   /// The bits that send an invocation off the fast path.
   @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit | handOverBit
 

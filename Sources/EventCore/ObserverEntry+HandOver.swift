@@ -144,7 +144,7 @@ extension ObserverEntry {
       return false
     }
     if current & Liveness.onceBit != 0 {
-      if let accepts = _accepts, !accepts(payload) {
+      if current & Liveness.filteredBit != 0, !accepts(payload) {
         guard startHandedOver() else { return false }
         return true
       }

@@ -292,7 +292,7 @@ public import Synchronization
       if current & Liveness.boundBit != 0 && !ownersAreAlive() { return false }
       if current & Liveness.onceBit != 0 {
         // A rejected payload is consumed, and the registration stays for the next.
-        if let accepts = _accepts, !accepts(payload) { return true }
+        if current & Liveness.filteredBit != 0, !accepts(payload) { return true }
         guard claimOnce() else { return false }
       }
     }
@@ -330,13 +330,24 @@ public import Synchronization
   /// neither reaches it nor runs `accepts` again. Call it before the entry is registered.
   ///
   /// - Parameter accepts: Called on the posting thread with each payload until one passes.
-  package func runOnce(where accepts: @escaping (Payload) -> Bool) {
-    _accepts = accepts
-    runOnce()
+  package func runOnce(where accepts: @escaping @Sendable (Payload) -> Bool) {
+    // In `attachment`, which only the broadcaster's entries use otherwise: a field of its own
+    // would grow every entry for the one kind of registration that has a filter.
+    attachment = OnceFilter(accepts)
+    state.bitwiseOr(Liveness.onceBit | Liveness.filteredBit, ordering: .relaxed)
   }
 
-  /// The filter of ``runOnce(where:)``; written once before the entry is published.
-  @exclusivity(unchecked) @usableFromInline var _accepts: ((Payload) -> Bool)?
+  /// Whether the filter of ``runOnce(where:)`` accepts `payload`.
+  @usableFromInline func accepts(_ payload: Payload) -> Bool {
+    unsafeDowncast(_attachment.unsafelyUnwrapped, to: OnceFilter.self).accepts(payload)
+  }
+
+  /// The filter of ``runOnce(where:)``, in ``attachment``: written once, before the entry is
+  /// published, and never changed.
+  final class OnceFilter: Sendable {
+    let accepts: @Sendable (Payload) -> Bool
+    init(_ accepts: @escaping @Sendable (Payload) -> Bool) { self.accepts = accepts }
+  }
 
   /// Claims a once-registration's invocation for someone other than a post (a wait that times
   /// out): afterwards no post runs it. Leaves the list.

@@ -745,7 +745,8 @@ extension ObserverList where Payload: Sendable {
     entry.leave = { list, entry in list.remove(entry) }
     // A once-registration with a filter may reject what is replayed: it takes everything.
     let isOnce =
-      entry.state.load(ordering: .relaxed) & Liveness.onceBit != 0 && entry._accepts == nil
+      entry.state.load(ordering: .relaxed) & (Liveness.onceBit | Liveness.filteredBit)
+      == Liveness.onceBit
     let (replayed, released, purgeDue) = state.withLock {
       state -> (ContiguousArray<Payload>, Released, Bool) in
       var released = Released()
