@@ -1,26 +1,40 @@
+import Dispatch
+
 /// The handlers told when a list gains its first live registration (`true`) and loses its last
-/// (`false`), and the changes waiting for them.
+/// (`false`).
 ///
-/// The list records each change under its own lock, where the changes alternate by
-/// construction (the live count goes from 0 to 1 or from 1 to 0), each with the next sequence
-/// number. After the lock, whichever thread finds no one delivering delivers every waiting
-/// change, in order, outside every lock; a thread whose change another is delivering returns at
-/// once, so recording a change never waits for a handler (guarantee 6). A handler receives only
-/// the changes recorded after it was added: it is not called for the state it was added in, and
-/// it sees true, false, true, … and never the same value twice in a row.
+/// A handler needs only the net state, so nothing is queued: the list records each change
+/// under its own lock (the changes alternate by construction: the live count goes from 0 to 1
+/// or from 1 to 0), and each handler keeps the value it was last told. After the lock,
+/// whichever thread finds no one delivering runs one round: it tells every handler whose last
+/// value differs from the current state that state, once, outside every lock. So a handler is
+/// not called for the state it was added in, never hears the same value twice in a row, and
+/// changes that cancel out while it runs cost it nothing.
 ///
+/// A thread that finds a round running returns at once (recording never waits for a handler,
+/// guarantee 6). The round covers its change if it had not yet read the state; otherwise the
+/// round's thread sees the change when it ends and hands a new round to a dispatch thread
+/// rather than running it itself. So a caller's work is one round, O(handlers) calls, for the
+/// change it recorded, however fast other threads change the state; only the handed-off
+/// rounds, which hold no caller, follow other threads' changes, and they stop once the state
+/// is still for a round.
 @usableFromInline package final class ObservedChanges: Sendable {
   struct Handler {
     let id: Int
-    /// The sequence number of the first change this handler is told of.
-    let from: Int
+    /// The value the handler was last told, or the state it was added in; `nil` only before the
+    /// first change, when the state is not yet known (the first change gives it: its opposite).
+    var told: Bool?
     let liveness: Liveness
     let body: @Sendable (Bool) -> Void
   }
 
   struct State {
-    var changes: [(value: Bool, sequence: Int)] = []
-    var nextSequence = 0
+    /// The latest recorded state; `nil` before the first change.
+    var isObserved: Bool?
+    /// Whether a change was recorded since the last round read the state.
+    var isPending = false
+    /// Whether a round is running or handed off; only one is, so that each handler's calls
+    /// never overlap and stay in order.
     var isDelivering = false
     var handlers: [Handler] = []
     var nextID = 0
@@ -30,12 +44,15 @@
 
   package init() {}
 
-  /// Records a change; under the list's lock, so that changes keep the list's order. Deliver
-  /// them with ``deliver()`` once that lock is released.
+  /// Records a change; under the list's lock, so that changes keep the list's order. Deliver it
+  /// with ``deliver()`` once that lock is released.
   @usableFromInline package func record(_ isObserved: Bool) {
     state.withLock { state in
-      state.changes.append((isObserved, state.nextSequence))
-      state.nextSequence += 1
+      if state.isObserved == nil {
+        for index in state.handlers.indices { state.handlers[index].told = !isObserved }
+      }
+      state.isObserved = isObserved
+      state.isPending = true
     }
   }
 
@@ -48,7 +65,7 @@
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
       state.handlers.append(
-        Handler(id: state.nextID, from: state.nextSequence, liveness: liveness, body: body))
+        Handler(id: state.nextID, told: state.isObserved, liveness: liveness, body: body))
       return state.nextID
     }
     return Subscription(liveness: liveness) { [weak self] in
@@ -60,26 +77,39 @@
     }
   }
 
-  /// Delivers the recorded changes, oldest first, unless another thread is delivering them:
-  /// that one delivers these too, before it returns.
+  /// Tells the handlers the state a change left, unless a round is running: that one, or the
+  /// round it hands off, tells them.
   @usableFromInline package func deliver() {
     let starts = state.withLock { state -> Bool in
-      guard !state.isDelivering, !state.changes.isEmpty else { return false }
+      guard !state.isDelivering, state.isPending else { return false }
       state.isDelivering = true
       return true
     }
-    guard starts else { return }
-    while true {
-      let next = state.withLock { state -> (Bool, [Handler])? in
-        guard !state.changes.isEmpty else {
-          state.isDelivering = false
-          return nil
-        }
-        let change = state.changes.removeFirst()
-        return (change.value, state.handlers.filter { $0.from <= change.sequence })
+    if starts { deliverRound() }
+  }
+
+  /// One round, run by the thread that holds `isDelivering`: tells each handler that was last
+  /// told otherwise the current state, then gives `isDelivering` up, or hands it, with a new
+  /// round, to a dispatch thread when a change arrived meanwhile.
+  func deliverRound() {
+    let (isObserved, stale) = state.withLock { state -> (Bool, [Handler]) in
+      state.isPending = false
+      // Set: a round runs only after a change.
+      let isObserved = state.isObserved!
+      var stale: [Handler] = []
+      for index in state.handlers.indices where state.handlers[index].told != isObserved {
+        state.handlers[index].told = isObserved
+        stale.append(state.handlers[index])
       }
-      guard let (value, handlers) = next else { return }
-      for handler in handlers where !handler.liveness.isCancelled { handler.body(value) }
+      return (isObserved, stale)
     }
+    for handler in stale where !handler.liveness.isCancelled { handler.body(isObserved) }
+    let more = state.withLock { state -> Bool in
+      if !state.isPending { state.isDelivering = false }
+      return state.isPending
+    }
+    // Not a loop here: the changes that arrived are other threads' (or a handler's), and this
+    // thread's caller waits only for its own.
+    if more { DispatchQueue.global().async { self.deliverRound() } }
   }
 }

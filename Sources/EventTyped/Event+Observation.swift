@@ -23,11 +23,15 @@ extension Event {
   /// ```
   ///
   /// The handler is not itself a registration (it does not make the event observed), and it is
-  /// not called when it is installed: only for the changes that follow. It is called in order,
-  /// `true`, `false`, `true`, …, never twice in a row with the same value, outside every lock,
-  /// on the thread whose registration or cancellation made the change, or on another thread
-  /// that is delivering changes at that moment (which then delivers this one before it
-  /// returns): a registration never waits for the handler of another thread's change.
+  /// not called when it is installed: only for the changes that follow. Changes are coalesced:
+  /// the handler learns the net state, `true`, `false`, `true`, …, never twice in a row with the
+  /// same value, and changes that cancel out before it is told (true, then false again, while
+  /// it runs for another change) reach it not at all; once the event is quiet, the value it was
+  /// told last is ``isObserved``. It runs outside every lock, one call at a time, on the thread
+  /// whose registration or cancellation made the change; a change made while the handlers are
+  /// being told of an earlier one reaches them from a dispatch thread once those calls return.
+  /// So a registration never waits for the handler of another thread's change, and never
+  /// delivers more than its own.
   ///
   /// - Parameter handler: Called with the new value of ``isObserved``.
   /// - Returns: The token that ends the handler: once `cancel()` returns, no call of it starts.
