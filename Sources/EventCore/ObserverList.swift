@@ -570,7 +570,8 @@ public import Synchronization
   @inlinable package var registeredCount: Int { liveCount.load(ordering: .acquiring) }
 
   /// Calls `handler` with `true` when the list gains its first live registration and `false`
-  /// when it loses its last, from now on, in order, outside every lock; see ``ObservedChanges``.
+  /// when it loses its last, from now on, coalesced to the net state, outside every lock; see
+  /// ``ObservedChanges``.
   package func onObservedChange(_ handler: @escaping @Sendable (Bool) -> Void) -> Subscription {
     let changes = state.withLock { _ in
       observedChanges.load(as: ObservedChanges.self)
