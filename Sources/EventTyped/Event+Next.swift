@@ -47,6 +47,14 @@ extension Event {
     timeout: Duration? = nil, after work: () -> Void = {},
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
+    let wait = beginWaiting(where: predicate)
+    work()
+    return try await wait.outcome(timeout: timeout)
+  }
+
+  /// Registers a wait for the next payload `predicate` accepts: in the list, or, with
+  /// ``Replay/untilObserved``, settled by a held payload first.
+  func beginWaiting(where predicate: @escaping @Sendable (Payload) -> Bool) -> NextWait<Payload> {
     let waiter = NextWaiter<Payload>()
     let entry = waiter.makeEntry(predicate)
     var registration: Subscription?
@@ -68,10 +76,23 @@ extension Event {
     } else {
       registration = list.subscribeReplaying(entry, endsWithToken: true)
     }
-    work()
+    return NextWait(waiter: waiter, entry: entry, registration: registration)
+  }
+}
+
+/// A registered `next`: its waiter, the registration that feeds it, and the token that ends it.
+struct NextWait<Payload: Sendable> {
+  let waiter: NextWaiter<Payload>
+  let entry: ObserverEntry<Payload>
+  let registration: Subscription?
+
+  /// Waits for the outcome, at most `timeout` from now, then ends the registration.
+  func outcome(timeout: Duration?, isolation: isolated (any Actor)? = #isolation) async throws
+    -> Payload
+  {
     let outcome: NextWaiter<Payload>.Outcome
     if let timeout {
-      let timer = TimeoutTimer(timeout) {
+      let timer = TimeoutTimer(timeout) { [waiter, entry] in
         waiter.fail(EventTimeout(timeout: timeout), claiming: entry)
       }
       outcome = await waiter.outcome(claiming: entry)
@@ -82,11 +103,17 @@ extension Event {
     registration?.cancel()
     return try outcome.get()
   }
+
+  /// Ends the wait without an outcome, for work that threw: the registration leaves its list.
+  func end() {
+    _ = entry.claim()
+    registration?.cancel()
+  }
 }
 
 extension Event {
   /// Runs `work`, then waits for the next payload, with no filter and no bound: the spelling of
-  /// ``next(where:timeout:after:isolation:)`` that a lone trailing closure selects.
+  /// ``next(where:timeout:after:isolation:)-3fw03`` that a lone trailing closure selects.
   ///
   /// ```swift
   /// let user = try await Session.didLogin.next { presentLogin() }
@@ -103,6 +130,70 @@ extension Event {
   /// - Throws: `CancellationError` when the task is cancelled first.
   public func next(
     after work: () -> Void, isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Payload {
+    try await next(where: { _ in true }, timeout: nil, after: work, isolation: isolation)
+  }
+}
+
+extension Event {
+  /// Waits for the next payload for which `predicate` holds, registering before `work` runs:
+  /// the form for a request sent with `await` or `try`.
+  ///
+  /// ```swift
+  /// let reply = try await Replies.received.next(where: { $0.id == request.id }) {
+  ///   try await client.send(request)
+  /// }
+  /// ```
+  ///
+  /// The same as ``next(where:timeout:after:isolation:)-3fw03`` in every other way:
+  /// a reply posted while `work` is suspended, or before it returns, is not missed, and the wait
+  /// leaves the event inside the post that matches. A closure with no `await` and no `try`
+  /// selects that form.
+  ///
+  /// - Parameters:
+  ///   - predicate: Which payload to return; every payload by default. Called on the posting
+  ///     thread, with no lock held, for each payload until one matches.
+  ///   - timeout: How long to wait once `work` has returned; `nil` (the default) waits without
+  ///     bound.
+  ///   - work: Starts whatever will post. It runs once, on the caller's actor, after the
+  ///     registration.
+  ///   - isolation: The actor that `work` runs on: the caller's, by default.
+  /// - Returns: The first matching payload.
+  /// - Throws: What `work` throws, after the registration has ended (a reply that arrived
+  ///   while it ran is dropped with it); otherwise as the other form: `CancellationError`,
+  ///   ``/EventCore/EventTimeout``.
+  public func next(
+    where predicate: @escaping @Sendable (Payload) -> Bool = { _ in true },
+    timeout: Duration? = nil, after work: nonisolated(nonsending) () async throws -> Void,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Payload {
+    let wait = beginWaiting(where: predicate)
+    do {
+      try await work()
+    } catch {
+      wait.end()
+      throw error
+    }
+    return try await wait.outcome(timeout: timeout)
+  }
+
+  /// Runs `work`, which may suspend or throw, then waits for the next payload, with no filter
+  /// and no bound: the spelling of ``next(where:timeout:after:isolation:)-6zlei``
+  /// that a lone trailing closure selects.
+  ///
+  /// ```swift
+  /// let user = try await Session.didLogin.next { try await presentLogin() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - work: Starts whatever will post; it runs once, on the caller's actor, after the
+  ///     registration.
+  ///   - isolation: The actor that `work` runs on: the caller's, by default.
+  /// - Returns: The next payload (the oldest retained first, with a replay).
+  /// - Throws: What `work` throws, or `CancellationError` when the task is cancelled first.
+  public func next(
+    after work: nonisolated(nonsending) () async throws -> Void,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
     try await next(where: { _ in true }, timeout: nil, after: work, isolation: isolation)
   }

@@ -1,6 +1,6 @@
 import EventCore
 
-/// The outcome of one ``Event/next(where:timeout:after:isolation:)`` call: the first of a
+/// The outcome of one ``Event/next(where:timeout:after:isolation:)-3fw03`` call: the first of a
 /// matching payload, the timeout and the task's cancellation to arrive, and the continuation
 /// that the outcome resumes.
 ///

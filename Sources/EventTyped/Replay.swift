@@ -64,7 +64,7 @@ public struct Replay: Sendable, Hashable {
   /// front of the hold, ahead of the posts held since, for the next registration. An async
   /// handler starts on a payload when its call starts, and a ``Event/values`` stream when its
   /// consumer reads it (or its buffering policy drops it): what they still buffer when they end
-  /// goes back the same way. A ``Event/next(where:timeout:after:isolation:)`` takes held
+  /// goes back the same way. A ``Event/next(where:timeout:after:isolation:)-3fw03`` takes held
   /// payloads one at a time until one matches, and leaves its registration inside the post that
   /// matches, so posts made after it are held again.
   ///

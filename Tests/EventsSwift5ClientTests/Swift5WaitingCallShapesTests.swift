@@ -22,6 +22,19 @@ struct Swift5WaitingCallShapesTests {
     await replies.flush()
   }
 
+  @Test("next with async, throwing work compiles beside the synchronous form")
+  func asyncWork() async throws {
+    let replies = Event<Int>()
+    let send: @Sendable (Int) async throws -> Void = { replies.post($0) }
+    #expect(try await replies.next(timeout: .seconds(10)) { try await send(4) } == 4)
+    #expect(try await replies.next { try await send(5) } == 5)
+    #expect(
+      try await replies.next(where: { $0 == 6 }, timeout: .seconds(10)) {
+        await Task.yield()
+        replies.post(6)
+      } == 6)
+  }
+
   @Test("verified(timeout:after:), async work, listen(as:) and onArrival compile in Swift 5")
   func receiverWaiting() async throws {
     let center = NotificationCenter()
