@@ -13,33 +13,22 @@ struct ParkedPostTests {
   @Test("posts made while a slot waits for a parked post never take the storage down")
   func postsStayLockFree() {
     let list = ObserverList<Int>()
-    let parked = Signal()
-    let resume = Signal()
-    let returned = Signal()
+    let parked = ParkedPost()
     let parker = list.subscribe(
-      ObserverEntry(delivery: .synchronous) { value in
-        guard value == 1 else { return }
-        parked.fire()
-        _ = resume.wait()
-      }, endsWithToken: true)
+      ObserverEntry(delivery: .synchronous, handler: parked.handler), endsWithToken: true)
     var captured: Tracked? = Tracked()
     let released = Weak(captured)
     var other: Subscription? = list.subscribe(
       ObserverEntry(delivery: .synchronous) { [captured] _ in _ = captured }, endsWithToken: true)
     captured = nil
-    Thread {
-      list.post(1)
-      returned.fire()
-    }.start()
-    #expect(parked.wait())
+    #expect(parked.start { list.post(1) })
     other?.cancel()
     other = nil
     let before = list.state.withLock { $0.takeDowns }
     for _ in 0..<1_000 { list.post(2) }
     let after = list.state.withLock { $0.takeDowns }
     #expect(after == before, "\(after - before) posts took the storage down")
-    resume.fire()
-    #expect(returned.wait())
+    #expect(parked.release())
     #expect(released.object == nil, "the parked post's exit cleared the pending slot")
     parker.cancel()
   }
@@ -47,28 +36,17 @@ struct ParkedPostTests {
   @Test("a post on another thread while one is parked still cleans up retired storages")
   func retiredStoragesAreReleased() {
     let list = ObserverList<Int>()
-    let parked = Signal()
-    let resume = Signal()
-    let returned = Signal()
+    let parked = ParkedPost()
     let parker = list.subscribe(
-      ObserverEntry(delivery: .synchronous) { value in
-        guard value == 1 else { return }
-        parked.fire()
-        _ = resume.wait()
-      }, endsWithToken: true)
-    Thread {
-      list.post(1)
-      returned.fire()
-    }.start()
-    #expect(parked.wait())
+      ObserverEntry(delivery: .synchronous, handler: parked.handler), endsWithToken: true)
+    #expect(parked.start { list.post(1) })
     // Enough inserts to outgrow the storage the parked post holds: it is retired, not freed.
     let tokens = (0..<64).map { _ in
       list.subscribe(ObserverEntry(delivery: .synchronous) { _ in }, endsWithToken: true)
     }
     #expect(list.state.withLock { !$0.retired.isEmpty })
     for _ in 0..<100 { list.post(2) }
-    resume.fire()
-    #expect(returned.wait())
+    #expect(parked.release())
     list.post(3)
     #expect(list.state.withLock { $0.retired.isEmpty && $0.pending.isEmpty })
     let needsCleanup = list.needsCleanup.load(ordering: .sequentiallyConsistent)

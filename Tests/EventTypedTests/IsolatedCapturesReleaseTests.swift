@@ -19,40 +19,22 @@ private final class Model {
   }
 }
 
-/// A nonisolated handler that parks the post of `1` until `resume` fires.
-private func subscribeParking(_ event: Event<Int>, parked: Signal, resume: Signal)
-  -> Subscription
-{
-  event.subscribe { value in
-    guard value == 1 else { return }
-    parked.fire()
-    _ = resume.wait()
-  }
-}
-
 @Suite("What an isolated handler captured is released on its actor")
 struct IsolatedCapturesReleaseTests {
   @MainActor
   @Test("a main-actor handler's capture deinitializes on main when a background post lets go")
   func mainActorCaptureDeinitsOnMain() async {
     let event = Event<Int>()
-    let parked = Signal()
-    let resume = Signal()
-    let returned = Signal()
+    let parked = ParkedPost()
     let onMain = Recorder<Bool>()
-    let parker = subscribeParking(event, parked: parked, resume: resume)
+    let parker = event.subscribe(parked.handler)
     var model: Model? = Model(onMain)
     let token = event.subscribe { [model] _ in _ = model }
     model = nil
-    Thread {
-      event.post(1)
-      returned.fire()
-    }.start()
-    #expect(await parked.arrival())
+    #expect(parked.start { event.post(1) })
     // The background post holds the storage: the slot waits for it, and it lets the entry go.
     token.cancel()
-    resume.fire()
-    #expect(await returned.arrival())
+    #expect(parked.release())
     await drainMainQueue()
     #expect(onMain.values == [true])
     parker.cancel()
@@ -62,23 +44,16 @@ struct IsolatedCapturesReleaseTests {
   @Test("an observer registration's captures from main deinitialize on main too")
   func observerHandlerCaptureDeinitsOnMain() async {
     let event = Event<Int>()
-    let parked = Signal()
-    let resume = Signal()
-    let returned = Signal()
+    let parked = ParkedPost()
     let onMain = Recorder<Bool>()
-    let parker = subscribeParking(event, parked: parked, resume: resume)
+    let parker = event.subscribe(parked.handler)
     let screen = Screen()
     var model: Model? = Model(onMain)
     event.register(screen) { [model] _, _ in _ = model }
     model = nil
-    Thread {
-      event.post(1)
-      returned.fire()
-    }.start()
-    #expect(await parked.arrival())
+    #expect(parked.start { event.post(1) })
     event.unregister(screen)
-    resume.fire()
-    #expect(await returned.arrival())
+    #expect(parked.release())
     await drainMainQueue()
     #expect(onMain.values == [true])
     parker.cancel()
