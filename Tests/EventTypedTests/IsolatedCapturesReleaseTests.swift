@@ -15,7 +15,6 @@ private final class Model {
 
   deinit {
     onMain.record(MainActorDetection.isOnMainActor)
-
   }
 }
 
