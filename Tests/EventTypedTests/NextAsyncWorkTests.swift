@@ -25,7 +25,8 @@ struct NextAsyncWorkTests {
     let replies = Event<Int>()
     let reply = try await replies.next(where: { $0 > 1 }, timeout: .seconds(10)) {
       #expect(onOtherThread { replies.post(2) })
-      try await Task.sleep(for: .milliseconds(1))
+      // A suspension point after the reply: the wait must still hold it.
+      await Task.yield()
     }
     #expect(reply == 2)
   }
@@ -52,13 +53,20 @@ struct NextAsyncWorkTests {
     #expect(user == "ada")
   }
 
-  @Test("a timeout counts from when async work returns")
-  func timeoutAfterWork() async {
+  @Test("a timeout counts from when async work returns, not from when it starts")
+  func timeoutAfterWork() async throws {
     let replies = Event<Int>()
-    await #expect(throws: EventTimeout.self) {
-      try await replies.next(timeout: .milliseconds(20)) {
-        try await Task.sleep(for: .milliseconds(50))
-      }
+    let timeout = Duration.milliseconds(20)
+    let reply = try await replies.next(timeout: timeout) {
+      // Work that outlasts the timeout (yielding, not sleeping), then replies: a timer started
+      // with the work would have ended the wait before the reply.
+      let start = ContinuousClock.now
+      while ContinuousClock.now - start < timeout * 3 { await Task.yield() }
+      replies.post(8)
+    }
+    #expect(reply == 8)
+    await #expect(throws: EventTimeout(timeout: timeout)) {
+      try await replies.next(timeout: timeout) { await Task.yield() }
     }
     #expect(replies.observerCount == 0)
   }
