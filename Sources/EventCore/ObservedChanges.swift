@@ -77,6 +77,11 @@ import Dispatch
     }
   }
 
+  /// Whether any handler is installed: a keyed event drops a key's changes once none is.
+  @usableFromInline package var hasHandlers: Bool {
+    state.withLock { !$0.handlers.isEmpty }
+  }
+
   /// Tells the handlers the state a change left, unless a round is running: that one, or the
   /// round it hands off, tells them.
   @usableFromInline package func deliver() {

@@ -104,6 +104,8 @@ public import Synchronization
     @usableFromInline var entry: Entry?
     /// Whether the mutation recorded a change of ``isObserved`` for its handlers.
     @usableFromInline var changedObservation = false
+    /// Whether the mutation ended the list's last live registration, for ``whenEmpty``.
+    @usableFromInline var emptied = false
 
     @inlinable init() {}
 
@@ -155,16 +157,25 @@ public import Synchronization
   @usableFromInline let observedChanges = LazyReference()
   /// The passive registrations (``tap(_:)``), in a list of their own, made by the first.
   @usableFromInline let taps = LazyReference()
+  /// Called after the lock, on the changing thread, each time a mutation ends the last live
+  /// registration: a keyed event removes the key's list then.
+  @usableFromInline let whenEmpty: (@Sendable () -> Void)?
 
   /// Creates an empty list.
   ///
-  /// - Parameter retention: What the list keeps of its posts for registrations made later
-  ///   (`.none` by default); see ``Retention``.
-  @usableFromInline package init(retention: RetentionPolicy = .none) {
+  /// - Parameters:
+  ///   - retention: What the list keeps of its posts for registrations made later (`.none` by
+  ///     default); see ``Retention``.
+  ///   - whenEmpty: Called after each mutation that ends the last live registration, outside
+  ///     the lock.
+  @usableFromInline package init(
+    retention: RetentionPolicy = .none, whenEmpty: (@Sendable () -> Void)? = nil
+  ) {
     let state = State(retention: retention)
     published.store(ObserverStorage.bits(of: state.storage), ordering: .relaxed)
     self.state = Lock(state)
     retains = retention != .none
+    self.whenEmpty = whenEmpty
   }
 
   // MARK: Holding a storage
@@ -547,6 +558,7 @@ public import Synchronization
   /// handlers of ``onObservedChange(_:)``; under the lock.
   @inlinable
   func recordObservation(_ isObserved: Bool, into released: inout Released) {
+    if !isObserved { released.emptied = true }
     guard let changes = observedChanges.load(as: ObservedChanges.self) else { return }
     changes.record(isObserved)
     released.changedObservation = true
@@ -559,6 +571,7 @@ public import Synchronization
     if released.changedObservation {
       observedChanges.load(as: ObservedChanges.self)?.deliver()
     }
+    if released.emptied, let whenEmpty { whenEmpty() }
   }
 
   /// Whether any live registration exists, as far as the list knows: an observer's death
@@ -578,6 +591,13 @@ public import Synchronization
         ?? observedChanges.storeIfNil(ObservedChanges())
     }
     return changes.add(handler)
+  }
+
+  /// Records this list's changes of ``isObserved`` in `changes`, which outlives it: a keyed
+  /// event's channel keeps its handlers while the key's list is removed and made again. Under
+  /// the lock, so that no change falls between the list's state and the first record.
+  package func reportObservedChanges(to changes: ObservedChanges) {
+    state.withLock { _ in _ = observedChanges.storeIfNil(changes) }
   }
 
   // MARK: Reading

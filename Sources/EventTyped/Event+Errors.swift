@@ -36,12 +36,7 @@ extension Event {
   /// Created when first read; an event whose handlers never throw pays nothing on its posts.
   /// Thread-safe.
   public var errors: Event<HandlerError> {
-    errorChannel.withLock { state in
-      if let channel = state.channel { return channel }
-      let channel = Event<HandlerError>()
-      state.channel = channel
-      return channel
-    }
+    errorChannel.errors
   }
 
   /// Where a registration written at `fileID`:`line` reports what its handler throws.
@@ -58,9 +53,11 @@ extension Event {
 
 /// An event's ``Event/errors`` channel, created when first read, and where the errors go while
 /// nobody observes it.
-struct ErrorChannel: Sendable {
+@usableFromInline struct ErrorChannel: Sendable {
   var channel: Event<HandlerError>?
   var print: @Sendable (String) -> Void = ErrorChannel.writeToStandardError
+
+  @usableFromInline init() {}
 
   /// Writes `message` to standard error, unbuffered, in one call.
   @Sendable static func writeToStandardError(_ message: String) {
@@ -68,6 +65,18 @@ struct ErrorChannel: Sendable {
     message.withUTF8 { bytes in
       guard let base = bytes.baseAddress else { return }
       _ = write(STDERR_FILENO, base, bytes.count)
+    }
+  }
+}
+
+extension Lock where State == ErrorChannel {
+  /// The channel's ``Event/errors``, made by the first read.
+  var errors: Event<HandlerError> {
+    withLock { state in
+      if let channel = state.channel { return channel }
+      let channel = Event<HandlerError>()
+      state.channel = channel
+      return channel
     }
   }
 }

@@ -77,8 +77,9 @@ public final class Event<Payload: Sendable>: Sendable {
   /// The live ``values`` streams and async handlers, finished when the event is deallocated.
   let streams = Lock(StreamRegistry())
 
-  /// The ``errors`` channel, once read, shared with the throwing registrations.
-  let errorChannel = Lock(ErrorChannel())
+  /// The ``errors`` channel, once read, shared with the throwing registrations (and, for a
+  /// keyed event's key, with the keyed event and its other keys).
+  @usableFromInline let errorChannel: Lock<ErrorChannel>
 
   /// Creates an event with no observers.
   ///
@@ -117,6 +118,22 @@ public final class Event<Payload: Sendable>: Sendable {
     self.replay = replay
     self.reentrancy = reentrancy
     self.list = ObserverList(retention: replay.policy)
+    self.errorChannel = Lock(ErrorChannel())
+  }
+
+  /// Creates the event of one key of a ``KeyedEvent``: no replay, immediate reentrancy (the keyed
+  /// event queues nested posts across its keys), the keyed event's error channel, and a hook
+  /// called when its last registration ends.
+  @usableFromInline
+  init(
+    delivery: Delivery, errorChannel: Lock<ErrorChannel>,
+    whenEmpty: @escaping @Sendable () -> Void
+  ) {
+    self.delivery = delivery
+    self.replay = .none
+    self.reentrancy = .immediate
+    self.list = ObserverList(retention: .none, whenEmpty: whenEmpty)
+    self.errorChannel = errorChannel
   }
 
   deinit {

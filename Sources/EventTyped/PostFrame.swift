@@ -98,3 +98,51 @@
     return nil
   }
 }
+
+extension PostFrames {
+  /// Posts `payload` for the queued event `owner`: behind the post of `owner` that the calling
+  /// thread is delivering, if any; otherwise at once (`deliver`), then every post nested in it, in
+  /// the order they were made, before returning.
+  ///
+  /// The frame lives on this call's stack and the thread-specific slot points to it while the
+  /// post runs, so a post that nests nothing allocates nothing. No lock is held while handlers
+  /// run, and nothing waits: a nested post only appends to its frame's queue.
+  ///
+  /// - Returns: What `deliver` returns; for a nested post, what `registered` counts when it is
+  ///   queued: the registrations live then.
+  @inlinable
+  static func post<Payload>(
+    _ payload: Payload, queuedBy owner: ObjectIdentifier, deliver: (Payload) -> Int,
+    registered: () -> Int
+  ) -> Int {
+    let top = top
+    if let outer = frame(of: owner, from: top) {
+      queue(payload, in: outer)
+      return registered()
+    }
+    var frame = PostFrame(event: owner, below: top)
+    return withUnsafeMutablePointer(to: &frame) { frame in
+      setTop(UnsafeMutableRawPointer(frame))
+      let reached = deliver(payload)
+      if let pending = frame.pointee.pending {
+        let queue = unsafeDowncast(pending, to: PendingPosts<Payload>.self)
+        while let next = queue.next() { _ = deliver(next) }
+      }
+      setTop(top)
+      return reached
+    }
+  }
+
+  /// Queues a post nested in the post that `frame` delivers. The one place a nested post ends.
+  @usableFromInline
+  static func queue<Payload>(_ payload: Payload, in frame: UnsafeMutablePointer<PostFrame>) {
+    let pending: PendingPosts<Payload>
+    if let existing = frame.pointee.pending {
+      pending = unsafeDowncast(existing, to: PendingPosts<Payload>.self)
+    } else {
+      pending = PendingPosts()
+      frame.pointee.pending = pending
+    }
+    pending.append(payload)
+  }
+}

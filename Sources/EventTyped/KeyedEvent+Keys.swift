@@ -1,0 +1,149 @@
+import EventCore
+
+/// A keyed event's keys: each live key's list, the observed-change handlers of its channels,
+/// and when the next sweep is due. Guarded by ``KeyedEvent/keys``.
+@usableFromInline struct KeyTable<Key: Hashable & Sendable, Payload: Sendable> {
+  @usableFromInline struct Slot {
+    @usableFromInline let event: Event<Payload>
+    /// Registrations under way on this key: while any is, the key stays even if its list is
+    /// empty, so that a registration never lands in a list already removed.
+    @usableFromInline var registering: Int
+
+    @inlinable init(event: Event<Payload>) {
+      self.event = event
+      self.registering = 0
+    }
+  }
+
+  @usableFromInline var slots: [Key: Slot] = [:]
+  /// The ``KeyedEvent/Channel/onObservedChange(_:)`` handlers of each key, which outlive the
+  /// key's lists.
+  @usableFromInline var changes: [Key: ObservedChanges] = [:]
+  /// The number of keys at which the next registration sweeps for dead observers; `Int.max`
+  /// while a sweep runs.
+  @usableFromInline var sweepAt = 64
+
+  @usableFromInline init() {}
+}
+
+extension KeyedEvent {
+  /// The list of `key`, if it has one now.
+  @inlinable
+  func event(of key: Key) -> Event<Payload>? {
+    keys.withLock { $0.slots[key]?.event }
+  }
+
+  /// The number of `key`'s registrations, without a purge.
+  @inlinable
+  func registeredCount(of key: Key) -> Int {
+    event(of: key)?.list.registeredCount ?? 0
+  }
+
+  /// The list of `key`, made if it has none, held until the matching ``endRegistering(_:)``: the
+  /// caller registers on it in between.
+  ///
+  /// Making a key may be the one that doubles the number of keys since the last sweep: that
+  /// caller sweeps, after the lock.
+  @inlinable
+  func beginRegistering(_ key: Key) -> Event<Payload> {
+    let (event, sweep) = keys.withLock { table -> (Event<Payload>, [Event<Payload>]?) in
+      let changes = table.changes.isEmpty ? nil : table.changes[key]
+      // One hash: the default is made only when the key has no slot.
+      let event = Self.enter(&table.slots[key, default: makeSlot(for: key, reporting: changes)])
+      guard table.slots.count >= table.sweepAt else { return (event, nil) }
+      table.sweepAt = .max
+      return (event, table.slots.values.map(\.event))
+    }
+    if let sweep { self.sweep(sweep) }
+    return event
+  }
+
+  @inlinable
+  static func enter(_ slot: inout KeyTable<Key, Payload>.Slot) -> Event<Payload> {
+    slot.registering += 1
+    return slot.event
+  }
+
+  /// Ends a registration begun by ``beginRegistering(_:)``; removes the key if its list is
+  /// empty.
+  @inlinable
+  func endRegistering(_ key: Key) {
+    let removed = keys.withLock { table -> Event<Payload>? in
+      guard let index = table.slots.index(forKey: key) else { return nil }
+      table.slots.values[index].registering -= 1
+      return Self.removeIfUnused(at: index, from: &table)
+    }
+    // Released here, after the lock: a list's last release may release handlers.
+    _ = removed
+  }
+
+  /// Removes `key` if its list is empty and no registration is under way: the hook of each
+  /// key's list, called when its last registration ends.
+  @usableFromInline
+  func removeIfUnused(_ key: Key) {
+    let removed = keys.withLock { table -> Event<Payload>? in
+      guard let index = table.slots.index(forKey: key) else { return nil }
+      return Self.removeIfUnused(at: index, from: &table)
+    }
+    _ = removed
+  }
+
+  @inlinable
+  static func removeIfUnused(
+    at index: Dictionary<Key, KeyTable<Key, Payload>.Slot>.Index,
+    from table: inout KeyTable<Key, Payload>
+  ) -> Event<Payload>? {
+    let slot = table.slots.values[index]
+    guard slot.registering == 0, !slot.event.list.isObserved else { return nil }
+    let key = table.slots.remove(at: index).key
+    if !table.changes.isEmpty, let changes = table.changes[key], !changes.hasHandlers {
+      table.changes[key] = nil
+    }
+    return slot.event
+  }
+
+  /// A new key's list, which removes the key when its last registration ends and reports its
+  /// changes of `isObserved` to the key's channel handlers, if any.
+  @usableFromInline
+  func makeSlot(for key: Key, reporting changes: ObservedChanges?) -> KeyTable<Key, Payload>.Slot {
+    // Weak: the table holds the list, and a list may outlive its keyed event (a post in
+    // progress holds it).
+    let event = Event<Payload>(delivery: delivery, errorChannel: errorChannel) {
+      [weak self] in self?.removeIfUnused(key)
+    }
+    if let changes { event.list.reportObservedChanges(to: changes) }
+    return KeyTable.Slot(event: event)
+  }
+
+  /// Drops the registrations of `events` whose observers died, which removes the keys left
+  /// empty, then sets the next sweep at twice the keys that remain: O(*k*) once per doubling,
+  /// amortised O(1) per key made. Registrations isolated to an actor are checked on it.
+  @usableFromInline
+  func sweep(_ events: [Event<Payload>]) {
+    for event in events { event.list.purge(checkingElsewhere: true) }
+    keys.withLock { $0.sweepAt = max(64, $0.slots.count * 2) }
+  }
+
+  /// The observed-change handlers of `key`, made if it has none, reported to by its list now
+  /// and by every list the key has later.
+  func observedChanges(of key: Key) -> ObservedChanges {
+    keys.withLock { table in
+      if let changes = table.changes[key] { return changes }
+      let changes = ObservedChanges()
+      table.changes[key] = changes
+      table.slots[key]?.event.list.reportObservedChanges(to: changes)
+      return changes
+    }
+  }
+
+  /// Drops the observed-change handlers of `key` once none is left, unless the key has a list,
+  /// which reports to them until it is removed (and drops them then).
+  func dropObservedChangesIfUnused(_ key: Key) {
+    let dropped = keys.withLock { table -> ObservedChanges? in
+      guard table.slots[key] == nil, let changes = table.changes[key], !changes.hasHandlers
+      else { return nil }
+      return table.changes.removeValue(forKey: key)
+    }
+    _ = dropped
+  }
+}
