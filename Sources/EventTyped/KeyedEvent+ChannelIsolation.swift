@@ -17,6 +17,8 @@ extension KeyedEvent.Channel {
     return event.register(actor, priority: priority, handler: handler, fileID: fileID, line: line)
   }
 
+  /// Unavailable: an actor's unbound method cannot be called off the actor; register the actor
+  /// with a closure, as on ``Event``.
   @available(
     *, unavailable,
     message:
@@ -30,6 +32,8 @@ extension KeyedEvent.Channel {
     fatalError("unavailable")
   }
 
+  /// Unavailable: a `register(_:handler:)` closure takes the observer and the payload; for the
+  /// payload alone, use `subscribe { value in ... }`.
   @available(
     *, unavailable,
     message:

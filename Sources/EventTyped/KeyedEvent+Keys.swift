@@ -24,6 +24,24 @@ import EventCore
   @usableFromInline var sweepAt = 64
 
   @usableFromInline init() {}
+
+  /// What a removal took out of the table, for the caller to release after the lock.
+  @usableFromInline typealias Removed = (
+    slot: (key: Key, value: Slot), changes: (key: Key, value: ObservedChanges)?
+  )
+
+  /// Removes the key at `index` if its list is empty and no registration is under way, with
+  /// its observed-change handlers' record if none is left.
+  @inlinable
+  mutating func removeIfUnused(at index: Dictionary<Key, Slot>.Index) -> Removed? {
+    let slot = slots.values[index]
+    guard slot.registering == 0, !slot.event.list.isObserved else { return nil }
+    let removed = slots.remove(at: index)
+    guard !changes.isEmpty, let changesIndex = changes.index(forKey: removed.key),
+      !changes.values[changesIndex].hasHandlers
+    else { return (removed, nil) }
+    return (removed, changes.remove(at: changesIndex))
+  }
 }
 
 extension KeyedEvent {
@@ -68,12 +86,13 @@ extension KeyedEvent {
   /// empty.
   @inlinable
   func endRegistering(_ key: Key) {
-    let removed = keys.withLock { table -> Event<Payload>? in
+    let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
       table.slots.values[index].registering -= 1
-      return Self.removeIfUnused(at: index, from: &table)
+      return table.removeIfUnused(at: index)
     }
-    // Released here, after the lock: a list's last release may release handlers.
+    // Released here, after the lock: a list's last release may release handlers, and a key
+    // may be a class whose deinit is user code.
     _ = removed
   }
 
@@ -81,25 +100,11 @@ extension KeyedEvent {
   /// key's list, called when its last registration ends.
   @usableFromInline
   func removeIfUnused(_ key: Key) {
-    let removed = keys.withLock { table -> Event<Payload>? in
+    let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
-      return Self.removeIfUnused(at: index, from: &table)
+      return table.removeIfUnused(at: index)
     }
     _ = removed
-  }
-
-  @inlinable
-  static func removeIfUnused(
-    at index: Dictionary<Key, KeyTable<Key, Payload>.Slot>.Index,
-    from table: inout KeyTable<Key, Payload>
-  ) -> Event<Payload>? {
-    let slot = table.slots.values[index]
-    guard slot.registering == 0, !slot.event.list.isObserved else { return nil }
-    let key = table.slots.remove(at: index).key
-    if !table.changes.isEmpty, let changes = table.changes[key], !changes.hasHandlers {
-      table.changes[key] = nil
-    }
-    return slot.event
   }
 
   /// A new key's list, which removes the key when its last registration ends and reports its
@@ -139,10 +144,11 @@ extension KeyedEvent {
   /// Drops the observed-change handlers of `key` once none is left, unless the key has a list,
   /// which reports to them until it is removed (and drops them then).
   func dropObservedChangesIfUnused(_ key: Key) {
-    let dropped = keys.withLock { table -> ObservedChanges? in
-      guard table.slots[key] == nil, let changes = table.changes[key], !changes.hasHandlers
+    let dropped = keys.withLock { table -> (key: Key, value: ObservedChanges)? in
+      guard table.slots[key] == nil, let index = table.changes.index(forKey: key),
+        !table.changes.values[index].hasHandlers
       else { return nil }
-      return table.changes.removeValue(forKey: key)
+      return table.changes.remove(at: index)
     }
     _ = dropped
   }
