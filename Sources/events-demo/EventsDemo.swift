@@ -44,7 +44,9 @@ enum DemoName: String, CaseIterable {
     switch self {
     case .raii: "EventRAII: observers that end with their token or their owner"
     case .broadcast: "EventBroadcast: a keyboard notification becomes a typed protocol call"
-    case .typed: "EventTyped: typed events, queues, async streams, gates, replay, async handlers"
+    case .typed:
+      "EventTyped: typed events, queues, async streams, gates, replay, async handlers, "
+        + "keyed replies"
     case .conditions: "EventConditions: act once three requests have all arrived"
     }
   }

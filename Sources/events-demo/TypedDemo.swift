@@ -4,8 +4,9 @@ import Foundation
 /// `typed`: EventTyped's typed events, IZEvent-style: method observers, tuple payloads, a
 /// queue-delivered event, an async-stream consumer, a gate that holds posts until it opens, a
 /// replayed login state that a screen created later reads at once, an async handler, and a
-/// priority with the event's own list of who observes it, from where, and a handler that throws,
-/// whose error reaches the event's `errors`.
+/// priority with the event's own list of who observes it, from where, a handler that throws,
+/// whose error reaches the event's `errors`, and requests in flight that each await their own
+/// reply on a `KeyedEvent` (KeyedReplies.swift).
 enum TypedDemo {
   @MainActor
   static func run() async -> Bool {
@@ -13,8 +14,8 @@ enum TypedDemo {
       name: "typed",
       title:
         "typed events, tuple payloads, queues, async streams, gates, replay, async handlers, "
-        + "priorities and handlers that throw (EventTyped)",
-      scenarios: 9)
+        + "priorities, handlers that throw and keyed replies (EventTyped)",
+      scenarios: 10)
     await report.scenario("method observers on an Event<Void>, one registration per observer") {
       methodObservers(report)
     }
@@ -41,6 +42,9 @@ enum TypedDemo {
     }
     await report.scenario("a handler that throws stops nobody; its error reaches errors") {
       throwingHandler(report)
+    }
+    await report.scenario("requests in flight each await their own reply on a KeyedEvent") {
+      await keyedReplies(report)
     }
     return report.finish()
   }

@@ -21,7 +21,7 @@
       arguments: [
         ("raii", "raii: 4 scenarios verified"),
         ("broadcast", "broadcast: 3 scenarios verified"),
-        ("typed", "typed: 9 scenarios verified"),
+        ("typed", "typed: 10 scenarios verified"),
         ("conditions", "conditions: 5 scenarios verified"),
       ])
     func subcommand(name: String, summary: String) async throws {
@@ -42,11 +42,27 @@
       #expect(
         summaries == [
           "raii: 4 scenarios verified", "broadcast: 3 scenarios verified",
-          "typed: 9 scenarios verified", "conditions: 5 scenarios verified",
+          "typed: 10 scenarios verified", "conditions: 5 scenarios verified",
         ])
       let last = try #require(outcome.stdout.split(separator: "\n").last)
       #expect(last.hasPrefix("events-demo: 4 of 4 demos verified in "))
       #expect(outcome.elapsed < .seconds(10))
+    }
+
+    @Test("the typed tour's keyed replies come back out of order, one times out, no key is left")
+    func keyedReplies() async throws {
+      let outcome = try await demo.run("typed")
+      #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+      let lines = outcome.stdout.split(separator: "\n")
+      let posts = lines.compactMap { line in
+        line.firstMatch(of: /server posts the reply to (\d): it reached (\d)$/).map {
+          "\($0.1):\($0.2)"
+        }
+      }
+      #expect(posts == ["3:1", "1:1", "2:1"])
+      #expect(lines.contains { $0.hasSuffix("request 4 timed out after 200 ms; its key is gone") })
+      #expect(lines.contains { $0.hasSuffix("replies.keyCount is 0") })
+      #expect(lines.contains { $0.hasSuffix("server posts the late reply to 4: it reached 0") })
     }
 
     @Test("every event line names the time and the queue or actor it ran on")
