@@ -40,7 +40,8 @@ public final class DeliveryLog<Entry: Sendable>: Sendable {
   ///
   /// Deliveries that `post` does not wait for (queued, main-actor, actor, async handlers) may
   /// still be on their way: call it after the event's `flush()`, or use
-  /// ``expectNothing(after:_:sourceLocation:)``, which flushes first.
+  /// ``expectNothing(after:_:sourceLocation:)-(Event<Payload>,_,_)`` (or its form for a
+  /// channel), which flushes first.
   ///
   /// - Parameters:
   ///   - comment: Added to the issue.

@@ -2,7 +2,8 @@ import EventCore
 public import EventTyped
 public import Testing
 
-/// Records every payload an event posts from now on, for a test to read or wait for.
+/// Records every payload an event, or one key of a keyed event, posts from now on, for a test
+/// to read or wait for.
 ///
 /// ```swift
 /// @Test func finishingADownloadPostsIt() async throws {
@@ -26,20 +27,55 @@ public import Testing
 /// `unregisterAll()` does not end it. It keeps the event alive, and stops recording when it is
 /// released or ``cancel()``ed.
 ///
+/// A recorder of a channel, ``init(_:)-(KeyedEvent<Key,Payload>.Channel)``, records the posts
+/// to that key alone, and is passive in the same way on the keyed event: it creates no key (so
+/// ``/EventTyped/KeyedEvent/keyCount`` does not count it), and it is left out of what
+/// `post(_:to:)` returns and the channel's counts. It keeps recording while the key is removed
+/// and made again:
+///
+/// ```swift
+/// let recorder = EventRecorder(replies[id])
+/// server.handle(request)  // posts replies.post(reply, to: id)
+/// #expect(try await recorder.next(timeout: .seconds(1)).id == id)
+/// ```
+///
 /// Thread-safe.
 public final class EventRecorder<Payload: Sendable>: Sendable {
-  /// The event recorded, kept alive by the recorder.
-  public let event: Event<Payload>
+  /// The event recorded, kept alive by the recorder; `nil` for a recorder of a channel, which
+  /// keeps the channel (and with it its keyed event) alive instead.
+  public var event: Event<Payload>? {
+    source as? Event<Payload>
+  }
+
+  /// The event or channel recorded, kept alive.
+  private let source: any RecordedSource<Payload>
   private let recording = Recording<Payload>()
   private let registration: Subscription
 
   /// Starts recording `event`'s posts.
   ///
   /// - Parameter event: The event to record; the recorder keeps it alive.
-  public init(_ event: Event<Payload>) {
-    self.event = event
+  public convenience init(_ event: Event<Payload>) {
+    self.init(recording: event)
+  }
+
+  /// Starts recording the posts to `channel`'s key, without making the key.
+  ///
+  /// ```swift
+  /// let recorder = EventRecorder(Documents.changed[id])
+  /// ```
+  ///
+  /// - Parameter channel: The key to record; the recorder keeps the channel, and so its keyed
+  ///   event, alive.
+  public convenience init<Key>(_ channel: KeyedEvent<Key, Payload>.Channel) {
+    self.init(recording: channel)
+  }
+
+  /// Starts recording `source`'s posts: what each public initializer does.
+  init(recording source: some RecordedSource<Payload>) {
+    self.source = source
     let recording = recording
-    registration = event.tap { recording.record($0) }
+    registration = source.tap { recording.record($0) }
   }
 
   /// Every payload recorded, in post order.

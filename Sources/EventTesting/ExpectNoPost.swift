@@ -30,13 +30,55 @@ public func expectNoPost<Payload>(
   after work: nonisolated(nonsending) () async throws -> Void,
   isolation: isolated (any Actor)? = #isolation
 ) async rethrows {
-  let recorder = EventRecorder(event)
+  try await expectNoPost(
+    from: event, comment, sourceLocation: sourceLocation, after: work, isolation: isolation)
+}
+
+/// Runs `work`, waits for the deliveries of `channel`'s key, and expects that nothing was
+/// posted to that key meanwhile; records an issue at the caller listing what was.
+///
+/// ```swift
+/// await expectNoPost(on: replies[id]) {
+///   server.cancel(id)  // a cancelled request gets no reply
+/// }
+/// ```
+///
+/// As ``expectNoPost(on:_:sourceLocation:after:isolation:)-(Event<Payload>,_,_,_,_)`` for one
+/// key: posts to other keys of the keyed event do not count, and recording creates no key. It
+/// waits for the channel's `flush()` after `work`.
+///
+/// - Parameters:
+///   - channel: The key that must not be posted to.
+///   - comment: Added to the issue.
+///   - sourceLocation: Where the issue is recorded: the caller, by default.
+///   - work: The code that must not post to the key. It runs on the caller's actor, so it may
+///     touch what that actor isolates (a `@MainActor` screen).
+///   - isolation: The caller's actor, where `work` runs; leave the default.
+/// - Throws: What `work` throws.
+public func expectNoPost<Key, Payload>(
+  on channel: KeyedEvent<Key, Payload>.Channel, _ comment: Comment? = nil,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  after work: nonisolated(nonsending) () async throws -> Void,
+  isolation: isolated (any Actor)? = #isolation
+) async rethrows {
+  try await expectNoPost(
+    from: channel, comment, sourceLocation: sourceLocation, after: work, isolation: isolation)
+}
+
+/// What both forms of `expectNoPost(on:)` do: records `source` from now on, runs `work`, waits
+/// for `source`'s flush, and records an issue at `sourceLocation` listing what was posted.
+func expectNoPost(
+  from source: some RecordedSource, _ comment: Comment?, sourceLocation: SourceLocation,
+  after work: nonisolated(nonsending) () async throws -> Void,
+  isolation: isolated (any Actor)?
+) async rethrows {
+  let recorder = EventRecorder(recording: source)
   try await work()
-  await event.flush()
+  await source.flush()
   recorder.cancel()
   let posted = recorder.values
   guard !posted.isEmpty else { return }
-  recordIssue("expected no post, \(event) posted \(posted)", comment, at: sourceLocation)
+  recordIssue("expected no post, \(source) posted \(posted)", comment, at: sourceLocation)
 }
 
 /// Runs `work`, waits for the center's deliveries, and expects that `center`

@@ -67,6 +67,10 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   /// The ``errors`` channel, shared by every key's list.
   @usableFromInline let errorChannel = Lock(ErrorChannel())
 
+  /// The passive registrations of every key (``tap(_:_:)``), in a list of their own, made by the
+  /// first: test recorders, which must see a key's posts without making the key.
+  @usableFromInline let taps = LazyReference()
+
   /// Creates a keyed event with no keys.
   ///
   /// - Parameters:
@@ -118,6 +122,7 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   /// Delivers a post now, whatever the reentrancy.
   @inlinable
   func deliver(_ payload: Payload, to key: Key) -> Int {
+    if let taps = taps.load(as: ObserverList<(Key, Payload)>.self) { taps.post((key, payload)) }
     let reached = event(of: key)?.deliver(payload) ?? 0
     if all.isObserved { all.post((key, payload)) }
     return reached

@@ -16,6 +16,12 @@ final class Screen {
   }
 }
 
+/// A key as an app declares it in this target: `nonisolated`, or its `Hashable` conformance
+/// would be main-actor isolated and could not satisfy `KeyedEvent`'s `Key`.
+nonisolated struct DocumentID: Hashable, Sendable {
+  let raw: Int
+}
+
 @Suite("EventTesting in a default-main-actor target", .timeLimit(.minutes(1)))
 struct DefaultMainActorExpectationTests {
   static let themeDidChange = Notification.Name("DefaultMainActorExpectationTests.theme")
@@ -63,5 +69,21 @@ struct DefaultMainActorExpectationTests {
     let quiet = DeliveryLog<Int>()
     quiet.expectNothing()
     await quiet.expectNothing(after: event)
+  }
+
+  @Test("the channel forms take a nonisolated key and work that touches main-actor state")
+  func channelForms() async throws {
+    let keyed = KeyedEvent<DocumentID, Int>()
+    let id = DocumentID(raw: 1)
+    let screen = Screen(Event<Int>())
+    let recorder = EventRecorder(keyed[id])
+    keyed.post(1, to: id)
+    #expect(try await recorder.next(timeout: .seconds(10)) == 1)
+    await recorder.expect([1])
+    await expectNoPost(on: keyed[id]) { screen.shown.append(0) }
+    await DeliveryLog<Int>().expectNothing(after: keyed[id])
+    #expect(screen.shown == [0])
+    #expect(keyed.keyCount == 0)
+    recorder.cancel()
   }
 }

@@ -50,6 +50,18 @@ private actor Inspector {
     notes.cancel()
     return [next, recorder.count, notes.count, log.count]
   }
+
+  func channelForms() async throws -> [Int] {
+    let keyed = KeyedEvent<Int, Int>()
+    let recorder = EventRecorder(keyed[1])
+    keyed.post(1, to: 1)
+    let next = try await recorder.next(timeout: .seconds(10))
+    await recorder.expect([1])
+    await expectNoPost(on: keyed[1]) { counter.value += 1 }
+    await DeliveryLog<Int>().expectNothing(after: keyed[1])
+    recorder.cancel()
+    return [next, recorder.count, counter.value, keyed.keyCount]
+  }
 }
 
 @Suite("EventTesting from an actor", .timeLimit(.minutes(1)))
@@ -67,5 +79,10 @@ struct ActorExpectationTests {
   @Test("the recorders and the log, called on an actor")
   func recorders() async throws {
     #expect(try await Inspector().recordersAndLog() == [1, 1, 1, 1])
+  }
+
+  @Test("the channel forms, called on an actor")
+  func channelForms() async throws {
+    #expect(try await Inspector().channelForms() == [1, 1, 1, 0])
   }
 }

@@ -65,4 +65,19 @@ struct MainActorExpectationTests {
     quiet.record(2)
     #expect(quiet.entries == [2])
   }
+
+  @Test("the channel forms record, wait and expect from the main actor, touching its state")
+  func channelForms() async throws {
+    let keyed = KeyedEvent<Int, Int>()
+    let screen = Screen(Event<Int>())
+    let recorder = EventRecorder(keyed[1])
+    keyed.post(1, to: 1)
+    #expect(try await recorder.next(timeout: .seconds(10)) == 1)
+    await recorder.expect([1])
+    await expectNoPost(on: keyed[1]) { screen.shown.append(0) }
+    await DeliveryLog<Int>().expectNothing(after: keyed[1])
+    #expect(screen.shown == [0])
+    #expect(keyed.keyCount == 0)
+    recorder.cancel()
+  }
 }

@@ -36,6 +36,17 @@ final class Screen {
   func registerThroughSelf(_ event: Event<String>) {
     event.register(self, function: Self.show)
   }
+
+  /// The same spelling on one key of a keyed event.
+  func registerThroughSelf(_ channel: KeyedEvent<DocumentID, String>.Channel) {
+    channel.register(self, function: Self.show)
+  }
+}
+
+/// A key as app code declares it here: `nonisolated`, or its `Hashable` conformance would be
+/// main-actor isolated and could not satisfy `KeyedEvent`'s `Key`.
+nonisolated struct DocumentID: Hashable, Sendable {
+  let raw: Int
 }
 
 /// An actor that observes with the actor forms.
@@ -89,6 +100,43 @@ struct AppShapedRegistrationTests {
     #expect(throughSelf.log == ["function a"])
     #expect(closure.log == ["handler a"])
     #expect(Screen.typeLevelLog == ["a"])
+    #expect(tokens.log == ["subscribe a", "once a", "async a"])
+    #expect(await tally.values == ["a"])
+    for screen in [method, throughSelf, closure, tokens] { #expect(screen.offMainActor == 0) }
+  }
+
+  @Test("every Channel registration form runs on the main actor for a background post")
+  func channelForms() async {
+    let documents = KeyedEvent<DocumentID, String>()
+    let id = DocumentID(raw: 1)
+    let channel = documents[id]
+    let method = Screen()
+    let throughSelf = Screen()
+    let closure = Screen()
+    let tokens = Screen()
+    let tally = Tally()
+    let asyncRan = Signal()
+    channel.register(method, function: Screen.show)
+    throughSelf.registerThroughSelf(channel)
+    channel.register(closure) { screen, text in screen.record("handler \(text)") }
+    channel.subscribe { text in tokens.record("subscribe \(text)") }.store(in: &tokens.tokens)
+    channel.subscribeOnce { text in tokens.record("once \(text)") }
+    channel.subscribe { text async in
+      tokens.record("async \(text)")
+      asyncRan.fire()
+    }
+    .store(in: &tokens.tokens)
+    channel.register(tally) { tally, text in tally.record(text) }
+
+    #expect(onOtherThread { documents.post("a", to: id) })
+    #expect(onOtherThread { documents.post("other", to: DocumentID(raw: 2)) })
+    await drainMainQueue()
+    #expect(await asyncRan.arrival())
+    #expect(await tally.arrived.arrival())
+
+    #expect(method.log == ["function a"])
+    #expect(throughSelf.log == ["function a"])
+    #expect(closure.log == ["handler a"])
     #expect(tokens.log == ["subscribe a", "once a", "async a"])
     #expect(await tally.values == ["a"])
     for screen in [method, throughSelf, closure, tokens] { #expect(screen.offMainActor == 0) }

@@ -124,6 +124,10 @@ private actor Limiter {
     center.observe(name, owner: self) { me, note in me.record(note.name.rawValue) }
   }
 
+  func start(_ channel: KeyedEvent<Int, String>.Channel) {
+    channel.register(self) { me, value in me.record(value) }
+  }
+
   func record(_ value: String) {
     seen.append(value)
     if seen.count == 2 { arrived.fire() }
@@ -159,6 +163,51 @@ extension Swift5CallShapesTests {
     event.post("b")
     await drainMainQueue()
     #expect(await screen.shown == ["b"])
+  }
+}
+
+/// The same, on one key of a keyed event.
+private func wireFromNonisolatedCode(
+  _ channel: KeyedEvent<Int, String>.Channel, _ screen: MainScreen
+) {
+  channel.register(screen, function: MainScreen.show)
+}
+
+extension Swift5CallShapesTests {
+  @Test("a keyed event's channel forms compile in Swift 5 mode and reach their key only")
+  func channelForms() async {
+    let keyed = KeyedEvent<Int, String>()
+    let channel = keyed[1]
+    let log = Recorder<String>()
+    let screen = Screen()
+    let panel = Panel()
+    let token = channel.subscribe { value in log.record(value) }
+    channel.subscribeOnce { log.record("once \($0)") }
+    channel.register(screen, function: Screen.show)
+    channel.register(panel) { panel, _ in panel.refreshes += 1 }
+    channel.register(Metrics.self, function: Metrics.count)
+    #expect(keyed.post("a", to: 1) == 5)
+    #expect(keyed.post("b", to: 2) == 0)
+    #expect(log.values == ["a", "once a"])
+    #expect(screen.shown == ["a"] && panel.refreshes == 1)
+    channel.unregister(Metrics.self)
+    channel.unregister(panel)
+    keyed.unregister(screen)
+    token.cancel()
+    #expect(keyed.keyCount == 0)
+
+    let limiter = Limiter()
+    await limiter.start(keyed[2])
+    keyed.post("c", to: 2)
+    keyed.post("d", to: 2)
+    #expect(await limiter.arrived.arrival())
+    #expect(await limiter.seen == ["c", "d"])
+
+    let main = await MainScreen()
+    wireFromNonisolatedCode(keyed[3], main)
+    keyed.post("e", to: 3)
+    await drainMainQueue()
+    #expect(await main.shown == ["e"])
   }
 }
 

@@ -35,6 +35,19 @@ struct Swift5WaitingCallShapesTests {
       } == 6)
   }
 
+  @Test("a channel's next, with synchronous and with async throwing work, compiles in Swift 5")
+  func channelWaiting() async throws {
+    let replies = KeyedEvent<Int, Int>()
+    let send: @Sendable (Int) async throws -> Void = { replies.post($0 * 10, to: $0) }
+    #expect(try await replies[1].next(timeout: .seconds(10)) { replies.post(1, to: 1) } == 1)
+    #expect(try await replies[2].next { try await send(2) } == 20)
+    #expect(
+      try await replies[3].next(where: { $0 > 0 }, timeout: .seconds(10)) { try await send(3) }
+        == 30)
+    #expect(replies.keyCount == 0)
+    await replies[1].flush()
+  }
+
   @Test("verified(timeout:after:), async work, listen(as:) and onArrival compile in Swift 5")
   func receiverWaiting() async throws {
     let center = NotificationCenter()
