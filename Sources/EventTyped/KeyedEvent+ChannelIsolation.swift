@@ -17,6 +17,8 @@ extension KeyedEvent.Channel {
     return event.register(actor, priority: priority, handler: handler, fileID: fileID, line: line)
   }
 
+  /// An actor's unbound method does not compile, with a message saying to register the actor
+  /// with a closure, as on ``Event``.
   @available(
     *, unavailable,
     message:
@@ -30,6 +32,9 @@ extension KeyedEvent.Channel {
     fatalError("unavailable")
   }
 
+  /// A one-parameter closure registered with an observer does not compile, with a message
+  /// saying the closure gets the observer and the payload, as on ``Event``. Disfavored and
+  /// unavailable, so that it never wins over a valid call.
   @available(
     *, unavailable,
     message:
