@@ -1,7 +1,7 @@
+import EventCore
 import EventTestSupport
 import EventTyped
 import Foundation
-import Synchronization
 import Testing
 
 /// An observer with nothing to it.
@@ -21,9 +21,9 @@ enum KeyedOperation: String, CaseIterable, Sendable, CustomTestStringConvertible
 private final class KeyedSetup: Sendable {
   let keyed: KeyedEvent<Int, Int>
   let reader = Reader()
-  let running = Mutex<Subscription?>(nil)
-  let other = Mutex<Subscription?>(nil)
-  let released = Mutex<Subscription?>(nil)
+  let running = Lock<Subscription?>(nil)
+  let other = Lock<Subscription?>(nil)
+  let released = Lock<Subscription?>(nil)
 
   init(reentrancy: Reentrancy = .immediate, body: @escaping @Sendable () -> Void) {
     keyed = KeyedEvent(reentrancy: reentrancy)
@@ -93,7 +93,7 @@ struct KeyedEventCancelNeverWaitsTests {
   func operationReturns(_ operation: KeyedOperation) {
     let handler = RunningHandler()
     let setup = KeyedSetup { handler.run() }
-    let consistent = Mutex(false)
+    let consistent = Lock(false)
     let returned = returnsWhileHandlerRuns(handler, post: { setup.keyed.post(1, to: 1) }) {
       let result = setup.run(operation)
       consistent.withLock { $0 = result }
@@ -106,8 +106,8 @@ struct KeyedEventCancelNeverWaitsTests {
     "a handler that waits for another thread doing each operation does not deadlock",
     arguments: [Reentrancy.immediate, .queued], KeyedOperation.allCases)
   func handlerWaitsForOtherThread(_ reentrancy: Reentrancy, _ operation: KeyedOperation) {
-    let result = Mutex<Bool?>(nil)
-    let holder = Mutex<KeyedSetup?>(nil)
+    let result = Lock<Bool?>(nil)
+    let holder = Lock<KeyedSetup?>(nil)
     let setup = KeyedSetup(reentrancy: reentrancy) {
       guard let setup = holder.withLock({ $0 }) else { return }
       let finished = onOtherThread(seconds: 5) {
@@ -126,8 +126,8 @@ struct KeyedEventCancelNeverWaitsTests {
   func deinitUsesKeyedEvent() {
     let keyed = KeyedEvent<Int, Int>()
     let inDeinit = Recorder<Int>()
-    let later = Mutex<Subscription?>(nil)
-    let token = Mutex<Subscription?>(nil)
+    let later = Lock<Subscription?>(nil)
+    let token = Lock<Subscription?>(nil)
     do {
       let captured = Tracked("captured") {
         // Under the table's lock, this would deadlock: the lock is not recursive.
@@ -147,7 +147,7 @@ struct KeyedEventCancelNeverWaitsTests {
   func purgedDeinitUsesKeyedEvent() {
     let keyed = KeyedEvent<Int, Int>()
     let inDeinit = Recorder<Int>()
-    let observer = Mutex<Tracked?>(Tracked("observer"))
+    let observer = Lock<Tracked?>(Tracked("observer"))
     do {
       let captured = Tracked("captured") { inDeinit.record(keyed.keyCount) }
       keyed[1].register(observer.withLock { $0! }) { _, _ in withExtendedLifetime(captured) {} }
@@ -162,7 +162,7 @@ struct KeyedEventCancelNeverWaitsTests {
   func observedChangeHandlerUsesKeyedEvent() {
     let keyed = KeyedEvent<Int, Int>()
     let log = Recorder<String>()
-    let inner = Mutex<Subscription?>(nil)
+    let inner = Lock<Subscription?>(nil)
     let watch = keyed[1].onObservedChange { observed in
       _ = keyed.keyCount
       log.record("\(observed) reached \(keyed.post(0, to: 1))")
