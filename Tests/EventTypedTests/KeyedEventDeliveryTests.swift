@@ -107,11 +107,14 @@ struct KeyedEventDeliveryTests {
   }
 
   @Test("mainActor: from another thread, scheduled onto the main actor")
+  @MainActor
   func mainActorScheduled() async throws {
     let keyed = KeyedEvent<Int, String>(delivery: .mainActor)
     let onMainActor = Recorder<Bool>()
     let token = keyed[1].subscribe { _ in onMainActor.record(MainActorDetection.isOnMainActor) }
     let countWhenPostReturned = Recorder<Int>()
+    // This test holds the main actor while the other thread posts, so the delivery can only
+    // have been scheduled when post returns.
     try #require(
       onOtherThread {
         keyed.post("later", to: 1)
