@@ -30,7 +30,11 @@ let package = Package(
     ),
     .target(name: "EventTesting", dependencies: ["EventCore", "EventRAII", "EventTyped"]),
     .executableTarget(name: "events-demo", dependencies: ["Events"]),
-    .target(name: "EventTestSupport", dependencies: ["EventCore"], path: "Tests/EventTestSupport"),
+    // The C allocator's statistics, for memory tests: Swift's Glibc module lacks <malloc.h>.
+    .target(name: "HeapStatistics", path: "Tests/HeapStatistics"),
+    .target(
+      name: "EventTestSupport", dependencies: ["EventCore", "HeapStatistics"],
+      path: "Tests/EventTestSupport"),
     .testTarget(name: "EventCoreTests", dependencies: ["EventCore", "EventTestSupport"]),
     .testTarget(name: "EventRAIITests", dependencies: ["EventRAII", "EventTestSupport"]),
     .testTarget(name: "EventBroadcastTests", dependencies: ["EventBroadcast", "EventTestSupport"]),
@@ -65,7 +69,7 @@ let package = Package(
   ]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "HeapStatistics" {
   var settings = target.swiftSettings ?? []
   // SE-0335: `any` spelled out for existential types. Not in the Swift 5 client target, which
   // compiles call sites as a client without the feature writes them (`Update.self`).

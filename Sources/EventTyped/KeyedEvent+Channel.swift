@@ -182,7 +182,7 @@ extension KeyedEvent.Channel {
   ///
   /// - Returns: The token that ends the handler: once `cancel()` returns, no call of it starts.
   public func onObservedChange(_ handler: @escaping @Sendable (Bool) -> Void) -> Subscription {
-    let inner = keyed.observedChanges(of: key).add(handler)
+    let inner = keyed.addObservedChange(of: key, handler)
     let keyed = keyed
     let key = key
     return Subscription {

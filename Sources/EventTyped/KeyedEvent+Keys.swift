@@ -129,15 +129,25 @@ extension KeyedEvent {
     keys.withLock { $0.sweepAt = max(64, $0.slots.count * 2) }
   }
 
-  /// The observed-change handlers of `key`, made if it has none, reported to by its list now
-  /// and by every list the key has later.
-  func observedChanges(of key: Key) -> ObservedChanges {
+  /// Adds `handler` to the observed-change handlers of `key`, made if it has none, reported to
+  /// by its list now and by every list the key has later.
+  ///
+  /// Added under the table's lock: a key's handlers are dropped, under that lock, once they are
+  /// empty (a removal or another handler's cancel), so handlers found and then added to after
+  /// the lock could be dropped in between, and the new handler would hear nothing again.
+  func addObservedChange(of key: Key, _ handler: @escaping @Sendable (Bool) -> Void)
+    -> Subscription
+  {
     keys.withLock { table in
-      if let changes = table.changes[key] { return changes }
-      let changes = ObservedChanges()
-      table.changes[key] = changes
-      table.slots[key]?.event.list.reportObservedChanges(to: changes)
-      return changes
+      let changes: ObservedChanges
+      if let existing = table.changes[key] {
+        changes = existing
+      } else {
+        changes = ObservedChanges()
+        table.changes[key] = changes
+        table.slots[key]?.event.list.reportObservedChanges(to: changes)
+      }
+      return changes.add(handler)
     }
   }
 
