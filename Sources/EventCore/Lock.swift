@@ -26,7 +26,9 @@
 
   @usableFromInline let storage: Storage
 
-  @usableFromInline package init(_ state: State) {
+  // Inlinable so that each lock is made at its state's own type: unspecialized, the init looks
+  // up the storage's generic metadata and copies the state through value witnesses.
+  @inlinable package init(_ state: State) {
     storage = unsafeDowncast(
       Storage.create(minimumCapacity: 1) { _ in state }, to: Storage.self)
     storage.withUnsafeMutablePointerToElements { mutex in

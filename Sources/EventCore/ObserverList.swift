@@ -596,7 +596,7 @@ public import Synchronization
   /// Records this list's changes of ``isObserved`` in `changes`, which outlives it: a keyed
   /// event's channel keeps its handlers while the key's list is removed and made again. Under
   /// the lock, so that no change falls between the list's state and the first record.
-  package func reportObservedChanges(to changes: ObservedChanges) {
+  @usableFromInline package func reportObservedChanges(to changes: ObservedChanges) {
     state.withLock { _ in _ = observedChanges.storeIfNil(changes) }
   }
 

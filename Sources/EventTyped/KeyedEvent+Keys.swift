@@ -24,6 +24,13 @@ import EventCore
   @usableFromInline var sweepAt = 64
 
   @usableFromInline init() {}
+
+  /// What ``KeyedEvent/beginRegistering(_:)`` finds under the lock: the key's list, entered, or
+  /// the channel handlers a new list for it reports to.
+  @usableFromInline enum Lookup {
+    case found(Event<Payload>)
+    case missing(ObservedChanges?)
+  }
 }
 
 extension KeyedEvent {
@@ -46,10 +53,30 @@ extension KeyedEvent {
   /// caller sweeps, after the lock.
   @inlinable
   func beginRegistering(_ key: Key) -> Event<Payload> {
+    let found = keys.withLock { table -> KeyTable<Key, Payload>.Lookup in
+      guard let index = table.slots.index(forKey: key) else {
+        return .missing(table.changes.isEmpty ? nil : table.changes[key])
+      }
+      table.slots.values[index].registering += 1
+      return .found(table.slots.values[index].event)
+    }
+    let reported: ObservedChanges?
+    switch found {
+    case .found(let event): return event
+    case .missing(let changes): reported = changes
+    }
+    // A new key's list is made outside the lock: making an event allocates several objects, and
+    // posts to every other key wait on this lock for their lookup.
+    let made = makeSlot(for: key, reporting: reported)
     let (event, sweep) = keys.withLock { table -> (Event<Payload>, [Event<Payload>]?) in
-      let changes = table.changes.isEmpty ? nil : table.changes[key]
-      // One hash: the default is made only when the key has no slot.
-      let event = Self.enter(&table.slots[key, default: makeSlot(for: key, reporting: changes)])
+      // One hash: the slot made above is used only if no other registration made one meanwhile.
+      let event = Self.enter(&table.slots[key, default: made])
+      if event === made.event, !table.changes.isEmpty, let changes = table.changes[key],
+        changes !== reported
+      {
+        // The key's channel handlers appeared between the two critical sections.
+        event.list.reportObservedChanges(to: changes)
+      }
       guard table.slots.count >= table.sweepAt else { return (event, nil) }
       table.sweepAt = .max
       return (event, table.slots.values.map(\.event))
@@ -79,7 +106,7 @@ extension KeyedEvent {
 
   /// Removes `key` if its list is empty and no registration is under way: the hook of each
   /// key's list, called when its last registration ends.
-  @usableFromInline
+  @inlinable
   func removeIfUnused(_ key: Key) {
     let removed = keys.withLock { table -> Event<Payload>? in
       guard let index = table.slots.index(forKey: key) else { return nil }
@@ -104,7 +131,7 @@ extension KeyedEvent {
 
   /// A new key's list, which removes the key when its last registration ends and reports its
   /// changes of `isObserved` to the key's channel handlers, if any.
-  @usableFromInline
+  @inlinable
   func makeSlot(for key: Key, reporting changes: ObservedChanges?) -> KeyTable<Key, Payload>.Slot {
     // Weak: the table holds the list, and a list may outlive its keyed event (a post in
     // progress holds it).
@@ -118,7 +145,7 @@ extension KeyedEvent {
   /// Drops the registrations of `events` whose observers died, which removes the keys left
   /// empty, then sets the next sweep at twice the keys that remain: O(*k*) once per doubling,
   /// amortised O(1) per key made. Registrations isolated to an actor are checked on it.
-  @usableFromInline
+  @inlinable
   func sweep(_ events: [Event<Payload>]) {
     for event in events { event.list.purge(checkingElsewhere: true) }
     keys.withLock { $0.sweepAt = max(64, $0.slots.count * 2) }
