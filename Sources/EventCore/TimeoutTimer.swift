@@ -43,7 +43,8 @@ import Dispatch
 
   /// One timer. `index`, `phase` and `waiters` are guarded by the scheduler's lock.
   @usableFromInline package final class Entry: @unchecked Sendable {
-    let deadline: ContinuousClock.Instant
+    /// Nanoseconds after the scheduler's origin.
+    let deadline: Int64
     let expire: @Sendable () -> Void
     /// The entry's position in the heap while pending.
     var index = -1
@@ -51,7 +52,7 @@ import Dispatch
     /// `end()` calls waiting for `expire` to return.
     var waiters: [UnsafeContinuation<Void, Never>] = []
 
-    init(deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) {
+    init(deadline: Int64, expire: @escaping @Sendable () -> Void) {
       self.deadline = deadline
       self.expire = expire
     }
@@ -63,14 +64,23 @@ import Dispatch
     case done
   }
 
+  /// A heap slot: the deadline is copied beside the entry so that sifting compares integers in
+  /// the array, without loading each entry.
+  private struct Node {
+    let deadline: Int64
+    let entry: Entry
+  }
+
   private struct State {
-    var heap: [Entry] = []
+    var heap: [Node] = []
     /// The deadline the source is armed for, if any.
-    var armed: ContinuousClock.Instant?
+    var armed: Int64?
   }
 
   private let state = Lock(State())
   private let source: any DispatchSourceTimer
+  /// The instant deadlines count from.
+  private let origin = ContinuousClock.now
 
   private init() {
     source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Events.TimeoutTimer"))
@@ -79,12 +89,10 @@ import Dispatch
   }
 
   func start(_ duration: Duration, expire: @escaping @Sendable () -> Void) -> Entry {
-    // Bounded so that the deadline cannot overflow; a century is never reached.
-    let bounded = min(duration, .seconds(3_153_600_000))
-    let entry = Entry(deadline: .now.advanced(by: bounded), expire: expire)
+    let entry = Entry(deadline: nanoseconds(origin.duration(to: .now) + duration), expire: expire)
     state.withLock { state in
       entry.index = state.heap.count
-      state.heap.append(entry)
+      state.heap.append(Node(deadline: entry.deadline, entry: entry))
       Self.siftUp(entry.index, in: &state.heap)
       if state.armed.map({ entry.deadline < $0 }) ?? true { arm(&state, for: entry.deadline) }
     }
@@ -116,14 +124,14 @@ import Dispatch
   /// The source's handler: calls the `expire` of every entry that is due, outside the lock, and
   /// re-arms for the earliest left.
   private func fire() {
-    let now = ContinuousClock.now
+    let now = nanoseconds(origin.duration(to: .now))
     let due = state.withLock { state -> [Entry] in
       state.armed = nil
       var due: [Entry] = []
       while let first = state.heap.first, first.deadline <= now {
         Self.remove(at: 0, from: &state.heap)
-        first.phase = .firing
-        due.append(first)
+        first.entry.phase = .firing
+        due.append(first.entry)
       }
       if let next = state.heap.first { arm(&state, for: next.deadline) }
       return due
@@ -140,28 +148,31 @@ import Dispatch
   }
 
   /// Schedules the source for `deadline`, under the lock so that arming follows the heap's order.
-  private func arm(_ state: inout State, for deadline: ContinuousClock.Instant) {
+  private func arm(_ state: inout State, for deadline: Int64) {
     state.armed = deadline
-    let (seconds, attoseconds) = max(ContinuousClock.now.duration(to: deadline), .zero).components
-    let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    let delay =
-      nanoseconds.overflow
-      ? Int.max : Int(clamping: nanoseconds.partialValue) &+ Int(attoseconds / 1_000_000_000)
-    source.schedule(deadline: .now() + .nanoseconds(delay))
+    let delay = max(deadline - nanoseconds(origin.duration(to: .now)), 0)
+    source.schedule(deadline: .now() + .nanoseconds(Int(delay)))
   }
 
-  private static func remove(at index: Int, from heap: inout [Entry]) {
-    let removed = heap[index]
+  /// `duration` in nanoseconds, saturated: a deadline centuries away is as good as none.
+  private func nanoseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return seconds < 0 ? .min / 2 : .max / 2 }
+    return min(max(whole, .min / 2), .max / 2) + attoseconds / 1_000_000_000
+  }
+
+  private static func remove(at index: Int, from heap: inout [Node]) {
+    heap[index].entry.index = -1
     let last = heap.removeLast()
-    removed.index = -1
     guard index < heap.count else { return }
     heap[index] = last
-    last.index = index
+    last.entry.index = index
     siftDown(index, in: &heap)
-    siftUp(last.index, in: &heap)
+    siftUp(last.entry.index, in: &heap)
   }
 
-  private static func siftUp(_ index: Int, in heap: inout [Entry]) {
+  private static func siftUp(_ index: Int, in heap: inout [Node]) {
     var child = index
     while child > 0 {
       let parent = (child - 1) / 2
@@ -171,7 +182,7 @@ import Dispatch
     }
   }
 
-  private static func siftDown(_ index: Int, in heap: inout [Entry]) {
+  private static func siftDown(_ index: Int, in heap: inout [Node]) {
     var parent = index
     while true {
       var smallest = parent
@@ -185,9 +196,9 @@ import Dispatch
     }
   }
 
-  private static func swapAt(_ first: Int, _ second: Int, in heap: inout [Entry]) {
+  private static func swapAt(_ first: Int, _ second: Int, in heap: inout [Node]) {
     heap.swapAt(first, second)
-    heap[first].index = first
-    heap[second].index = second
+    heap[first].entry.index = first
+    heap[second].entry.index = second
   }
 }

@@ -1,17 +1,16 @@
 import EventCore
+public import Synchronization
 
 /// A keyed event's keys: each live key's list, the observed-change handlers of its channels,
 /// and when the next sweep is due. Guarded by ``KeyedEvent/keys``.
 @usableFromInline struct KeyTable<Key: Hashable & Sendable, Payload: Sendable> {
   @usableFromInline struct Slot {
     @usableFromInline let event: Event<Payload>
-    /// Registrations under way on this key: while any is, the key stays even if its list is
-    /// empty, so that a registration never lands in a list already removed.
-    @usableFromInline var registering: Int
+    @usableFromInline let registrations: RegistrationsUnderWay
 
-    @inlinable init(event: Event<Payload>) {
+    @inlinable init(event: Event<Payload>, registrations: RegistrationsUnderWay) {
       self.event = event
-      self.registering = 0
+      self.registrations = registrations
     }
   }
 
@@ -30,6 +29,32 @@ import EventCore
   @usableFromInline enum Lookup {
     case found(Event<Payload>)
     case missing(ObservedChanges?)
+  }
+}
+
+/// The registrations under way on one key: while any is, the key stays even if its list is
+/// empty, so that a registration never lands in a list already removed.
+///
+/// Changed only under the table lock, but atomic so that the hook of the key's list can read it
+/// without the lock: a `next` ends its registration inside the post that answers it, while its
+/// channel call is still under way, and that hook would otherwise take the table lock and hash
+/// the key once more per reply, in the posting thread, only to find the key still in use.
+@usableFromInline final class RegistrationsUnderWay: Sendable {
+  @usableFromInline let count = Atomic<Int>(0)
+
+  @inlinable init() {}
+
+  /// Whether a registration is under way. Ordered with the lists' counts (sequentially
+  /// consistent, with a fence on each side): a list that empties while the last registration
+  /// under way ends is seen empty by that ending, or sees it ended, never neither.
+  @inlinable var any: Bool {
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    return count.load(ordering: .sequentiallyConsistent) > 0
+  }
+
+  @inlinable func add(_ delta: Int) {
+    count.add(delta, ordering: .sequentiallyConsistent)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
   }
 }
 
@@ -57,8 +82,7 @@ extension KeyedEvent {
       guard let index = table.slots.index(forKey: key) else {
         return .missing(table.changes.isEmpty ? nil : table.changes[key])
       }
-      table.slots.values[index].registering += 1
-      return .found(table.slots.values[index].event)
+      return .found(Self.enter(table.slots.values[index]))
     }
     let reported: ObservedChanges?
     switch found {
@@ -70,7 +94,7 @@ extension KeyedEvent {
     let made = makeSlot(for: key, reporting: reported)
     let (event, sweep) = keys.withLock { table -> (Event<Payload>, [Event<Payload>]?) in
       // One hash: the slot made above is used only if no other registration made one meanwhile.
-      let event = Self.enter(&table.slots[key, default: made])
+      let event = Self.enter(table.slots[key, default: made])
       if event === made.event, !table.changes.isEmpty, let changes = table.changes[key],
         changes !== reported
       {
@@ -86,8 +110,8 @@ extension KeyedEvent {
   }
 
   @inlinable
-  static func enter(_ slot: inout KeyTable<Key, Payload>.Slot) -> Event<Payload> {
-    slot.registering += 1
+  static func enter(_ slot: KeyTable<Key, Payload>.Slot) -> Event<Payload> {
+    slot.registrations.add(1)
     return slot.event
   }
 
@@ -97,7 +121,7 @@ extension KeyedEvent {
   func endRegistering(_ key: Key) {
     let removed = keys.withLock { table -> Event<Payload>? in
       guard let index = table.slots.index(forKey: key) else { return nil }
-      table.slots.values[index].registering -= 1
+      table.slots.values[index].registrations.add(-1)
       return Self.removeIfUnused(at: index, from: &table)
     }
     // Released here, after the lock: a list's last release may release handlers.
@@ -107,7 +131,9 @@ extension KeyedEvent {
   /// Removes `key` if its list is empty and no registration is under way: the hook of each
   /// key's list, called when its last registration ends.
   @inlinable
-  func removeIfUnused(_ key: Key) {
+  func removeIfUnused(_ key: Key, registrations: RegistrationsUnderWay) {
+    // The registration under way removes the key when it ends, if the list is still empty.
+    guard !registrations.any else { return }
     let removed = keys.withLock { table -> Event<Payload>? in
       guard let index = table.slots.index(forKey: key) else { return nil }
       return Self.removeIfUnused(at: index, from: &table)
@@ -121,7 +147,7 @@ extension KeyedEvent {
     from table: inout KeyTable<Key, Payload>
   ) -> Event<Payload>? {
     let slot = table.slots.values[index]
-    guard slot.registering == 0, !slot.event.list.isObserved else { return nil }
+    guard !slot.registrations.any, !slot.event.list.isObserved else { return nil }
     let key = table.slots.remove(at: index).key
     if !table.changes.isEmpty, let changes = table.changes[key], !changes.hasHandlers {
       table.changes[key] = nil
@@ -135,11 +161,12 @@ extension KeyedEvent {
   func makeSlot(for key: Key, reporting changes: ObservedChanges?) -> KeyTable<Key, Payload>.Slot {
     // Weak: the table holds the list, and a list may outlive its keyed event (a post in
     // progress holds it).
+    let registrations = RegistrationsUnderWay()
     let event = Event<Payload>(delivery: delivery, errorChannel: errorChannel) {
-      [weak self] in self?.removeIfUnused(key)
+      [weak self] in self?.removeIfUnused(key, registrations: registrations)
     }
     if let changes { event.list.reportObservedChanges(to: changes) }
-    return KeyTable.Slot(event: event)
+    return KeyTable.Slot(event: event, registrations: registrations)
   }
 
   /// Drops the registrations of `events` whose observers died, which removes the keys left
