@@ -461,6 +461,17 @@ public import Synchronization
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
 
+  /// Registers `entry` with no token: for a once-registration that every path ends by claiming
+  /// it (a `next`: its payload, its timeout, its cancellation), which leaves the list. A token
+  /// would only cancel it once more, and cost an object and the side table that the token's
+  /// weak reference gives the entry.
+  @inlinable
+  package func subscribeClaimed(_ entry: Entry) {
+    entry.list = self
+    entry.leave = { list, entry in list.remove(entry) }
+    insert(entry)
+  }
+
   /// Ends `entry`'s registration. Does nothing if it is no longer registered.
   @inlinable
   package func remove(_ entry: Entry) {

@@ -75,6 +75,9 @@ extension Event {
           break taking
         }
       }
+    } else if replay == .none {
+      // Every outcome claims the entry, which takes it out of the list: no token is needed.
+      list.subscribeClaimed(entry)
     } else {
       registration = list.subscribeReplaying(entry, endsWithToken: true)
     }

@@ -82,7 +82,7 @@ extension KeyedEvent {
       guard let index = table.slots.index(forKey: key) else {
         return .missing(table.changes.isEmpty ? nil : table.changes[key])
       }
-      return .found(Self.enter(table.slots.values[index]))
+      return .found(Self.enter(&table.slots.values[index]))
     }
     let reported: ObservedChanges?
     switch found {
@@ -94,7 +94,7 @@ extension KeyedEvent {
     let made = makeSlot(for: key, reporting: reported)
     let (event, sweep) = keys.withLock { table -> (Event<Payload>, [Event<Payload>]?) in
       // One hash: the slot made above is used only if no other registration made one meanwhile.
-      let event = Self.enter(table.slots[key, default: made])
+      let event = Self.enter(&table.slots[key, default: made])
       if event === made.event, !table.changes.isEmpty, let changes = table.changes[key],
         changes !== reported
       {
@@ -110,7 +110,7 @@ extension KeyedEvent {
   }
 
   @inlinable
-  static func enter(_ slot: KeyTable<Key, Payload>.Slot) -> Event<Payload> {
+  static func enter(_ slot: inout KeyTable<Key, Payload>.Slot) -> Event<Payload> {
     slot.registrations.add(1)
     return slot.event
   }
