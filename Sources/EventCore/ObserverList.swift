@@ -228,7 +228,11 @@ public import Synchronization
   }
 
   /// Clears pending slots and releases retired storages that no post holds any more.
-  @usableFromInline func cleanUp() {
+  // Inlinable so that the post that runs it (the last one out after a change, such as the post
+  // whose `next` left during it) runs it at the payload's type: unspecialized, it looks up the
+  // generic metadata of the state, of `Released` and of the entries. Never inlined: it is the
+  // post's slow path.
+  @inlinable @inline(never) func cleanUp() {
     let released = state.withLock { state -> Released in
       var released = Released()
       tidy(&state, into: &released)
