@@ -62,7 +62,9 @@ extension KeyedEvent {
   /// The list of `key`, if it has one now.
   @inlinable
   func event(of key: Key) -> Event<Payload>? {
-    keys.withLock { $0.slots[key]?.event }
+    // Through the index, so that only the event is copied out of the slot (one retain, not one
+    // per field): a post reads this once per payload.
+    keys.withLock { table in table.slots.index(forKey: key).map { table.slots.values[$0].event } }
   }
 
   /// The number of `key`'s registrations, without a purge.
