@@ -17,6 +17,8 @@ extension KeyedEvent.Channel {
     return event.register(actor, priority: priority, handler: handler, fileID: fileID, line: line)
   }
 
+  /// An actor's unbound method does not compile as a handler: register the actor with a closure
+  /// instead, as on an `Event`.
   @available(
     *, unavailable,
     message:
@@ -30,6 +32,10 @@ extension KeyedEvent.Channel {
     fatalError("unavailable")
   }
 
+  /// A handler closure that takes the payload alone, given to `register(_:handler:)`: rejected
+  /// with a message saying the closure gets the observer and the payload, as on an `Event`.
+  ///
+  /// Disfavored and unavailable, so that it never wins over a valid call.
   @available(
     *, unavailable,
     message:
