@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Counts the instructions per operation (callgrind's Ir) of the cases that issue 21's targets
-# name and of the baselines they are divided by, and writes them to Benchmarks/instructions.json
-# as {case id: Ir per operation}. figures.py and `events-benchmark --instructions=PATH` put them
-# beside the wall-time ratios of the targets table.
+# Counts the instructions per operation (callgrind's Ir) of the cases that issue 21's and issue
+# 32's targets name and of the baselines they are divided by, and writes them to
+# Benchmarks/instructions.json as {case id: Ir per operation}. figures.py and
+# `events-benchmark --instructions=PATH` put them beside the wall-time ratios of the targets table.
 #
 #   bash Benchmarks/instructions.sh [BINARY [OUTPUT]]
 #
@@ -49,6 +49,8 @@ cases=(
   "raii.object/1 4000"
   "nc.others/1000 4000"
   "raii.others/1000 4000"
+  "keyed.post/1 4000"
+  "keyed.post/10 4000"
 )
 for n in 0 1 10 100 1000; do
   iterations=$((n >= 100 ? 400 : 4000))

@@ -26,7 +26,9 @@
 
   @usableFromInline let storage: Storage
 
-  @usableFromInline package init(_ state: State) {
+  // Inlinable so that each lock is made at its state's own type: unspecialized, the init looks
+  // up the storage's generic metadata and copies the state through value witnesses.
+  @inlinable package init(_ state: State) {
     storage = unsafeDowncast(
       Storage.create(minimumCapacity: 1) { _ in state }, to: Storage.self)
     storage.withUnsafeMutablePointerToElements { mutex in
@@ -36,6 +38,11 @@
   }
 
   /// Runs `body` with exclusive access to the state. Never call out to user code inside it.
+  /// The lock whose storage is `storage`, for ``LazyLock``.
+  @inlinable init(storage: Storage) {
+    self.storage = storage
+  }
+
   @inlinable
   package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try storage.withUnsafeMutablePointers { state, mutex in
@@ -43,5 +50,29 @@
       defer { pthread_mutex_unlock(mutex) }
       return try body(&state.pointee)
     }
+  }
+}
+
+/// A ``Lock`` whose storage is allocated on first use: for the locks of an object that most
+/// instances never take (an event's type registrations and streams), so that making and
+/// releasing such an object, as a keyed event does for each key, costs neither allocation.
+@usableFromInline package struct LazyLock<State>: ~Copyable, @unchecked Sendable {
+  // `@unchecked Sendable`: as `Lock`; the reference is written once.
+  @usableFromInline let reference = LazyReference()
+
+  @inlinable package init() {}
+
+  /// The lock, made with `initial` by the first caller; concurrent first callers get the same
+  /// lock.
+  @inlinable package func lock(_ initial: () -> State) -> Lock<State> {
+    if let storage = reference.load(as: Lock<State>.Storage.self) {
+      return Lock(storage: storage)
+    }
+    return Lock(storage: reference.storeIfNil(Lock(initial()).storage))
+  }
+
+  /// The lock, if a caller of ``lock(_:)`` made it.
+  @inlinable package var existing: Lock<State>? {
+    reference.load(as: Lock<State>.Storage.self).map { Lock(storage: $0) }
   }
 }

@@ -330,7 +330,7 @@ public import Synchronization
   /// neither reaches it nor runs `accepts` again. Call it before the entry is registered.
   ///
   /// - Parameter accepts: Called on the posting thread with each payload until one passes.
-  package func runOnce(where accepts: @escaping @Sendable (Payload) -> Bool) {
+  @usableFromInline package func runOnce(where accepts: @escaping @Sendable (Payload) -> Bool) {
     // In `attachment`, which only the broadcaster's entries use otherwise: a field of its own
     // would grow every entry for the one kind of registration that has a filter.
     attachment = OnceFilter(accepts)
@@ -353,7 +353,7 @@ public import Synchronization
   /// out): afterwards no post runs it. Leaves the list.
   ///
   /// - Returns: `false` when a post (or a cancel) claimed it first.
-  package func claim() -> Bool {
+  @usableFromInline package func claim() -> Bool {
     claimOnce()
   }
 

@@ -24,7 +24,7 @@ extension ObserverList {
 }
 
 /// What ``ObserverList/subscribeUnlessHolding(_:)`` did.
-package enum HeldOrRegistered<Payload> {
+@usableFromInline package enum HeldOrRegistered<Payload> {
   /// The oldest held payload, taken; the entry was not registered.
   case held(Payload)
   /// Nothing was held: the entry is registered, and this token ends it.
@@ -37,7 +37,8 @@ extension ObserverList {
   /// until it registers sees every held payload and every later post, in order, and runs its
   /// filter on held payloads outside the lock; a post made meanwhile is held behind the rest,
   /// never lost and never reaching a registration that is not there yet.
-  package func subscribeUnlessHolding(_ entry: Entry) -> HeldOrRegistered<Payload> {
+  @usableFromInline package func subscribeUnlessHolding(_ entry: Entry) -> HeldOrRegistered<Payload>
+  {
     entry.list = self
     entry.leave = { list, entry in list.remove(entry) }
     let (held, released, purgeDue) = state.withLock { state -> (Payload?, Released, Bool) in

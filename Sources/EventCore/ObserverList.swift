@@ -228,7 +228,11 @@ public import Synchronization
   }
 
   /// Clears pending slots and releases retired storages that no post holds any more.
-  @usableFromInline func cleanUp() {
+  // Inlinable so that the post that runs it (the last one out after a change, such as the post
+  // whose `next` left during it) runs it at the payload's type: unspecialized, it looks up the
+  // generic metadata of the state, of `Released` and of the entries. Never inlined: it is the
+  // post's slow path.
+  @inlinable @inline(never) func cleanUp() {
     let released = state.withLock { state -> Released in
       var released = Released()
       tidy(&state, into: &released)
@@ -461,6 +465,17 @@ public import Synchronization
     return Subscription(registration: entry, cancelsOnDeinit: endsWithToken)
   }
 
+  /// Registers `entry` with no token: for a once-registration that every path ends by claiming
+  /// it (a `next`: its payload, its timeout, its cancellation), which leaves the list. A token
+  /// would only cancel it once more, and cost an object and the side table that the token's
+  /// weak reference gives the entry.
+  @inlinable
+  package func subscribeClaimed(_ entry: Entry) {
+    entry.list = self
+    entry.leave = { list, entry in list.remove(entry) }
+    insert(entry)
+  }
+
   /// Ends `entry`'s registration. Does nothing if it is no longer registered.
   @inlinable
   package func remove(_ entry: Entry) {
@@ -596,7 +611,7 @@ public import Synchronization
   /// Records this list's changes of ``isObserved`` in `changes`, which outlives it: a keyed
   /// event's channel keeps its handlers while the key's list is removed and made again. Under
   /// the lock, so that no change falls between the list's state and the first record.
-  package func reportObservedChanges(to changes: ObservedChanges) {
+  @usableFromInline package func reportObservedChanges(to changes: ObservedChanges) {
     state.withLock { _ in _ = observedChanges.storeIfNil(changes) }
   }
 

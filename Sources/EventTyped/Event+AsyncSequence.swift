@@ -117,6 +117,7 @@ extension Event {
 
   /// Finishes every live stream, outside the lock.
   func finishStreams() {
+    guard let streams = lazyStreams.existing else { return }
     let live = streams.withLock { registry in
       defer { registry = StreamRegistry(nextID: registry.nextID) }
       return registry

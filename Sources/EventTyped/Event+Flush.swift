@@ -31,7 +31,7 @@ extension Event {
   ///
   /// - Complexity: O(*n*) in the number of registrations, plus the deliveries waited for.
   public func flush() async {
-    let markers = streams.withLock { Array($0.flushers.values) }
+    let markers = lazyStreams.existing?.withLock { Array($0.flushers.values) } ?? []
     await list.flush(also: markers)
   }
 }

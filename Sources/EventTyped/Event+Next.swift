@@ -42,6 +42,7 @@ extension Event {
   ///   ``/EventCore/EventTimeout`` when `timeout` passes first. A payload that matched first
   ///   wins, also over a cancellation that came before the call: `work`'s reply is returned.
   ///   Neither leaves a registration or a task behind.
+  @inlinable
   public func next(
     where predicate: @escaping @Sendable (Payload) -> Bool = { _ in true },
     timeout: Duration? = nil, after work: () -> Void = {},
@@ -54,6 +55,7 @@ extension Event {
 
   /// Registers a wait for the next payload `predicate` accepts: in the list, or, with
   /// ``Replay/untilObserved``, settled by a held payload first.
+  @inlinable
   func beginWaiting(where predicate: @escaping @Sendable (Payload) -> Bool) -> NextWait<Payload> {
     let waiter = NextWaiter<Payload>()
     let entry = waiter.makeEntry(predicate)
@@ -73,6 +75,9 @@ extension Event {
           break taking
         }
       }
+    } else if replay == .none {
+      // Every outcome claims the entry, which takes it out of the list: no token is needed.
+      list.subscribeClaimed(entry)
     } else {
       registration = list.subscribeReplaying(entry, endsWithToken: true)
     }
@@ -81,12 +86,20 @@ extension Event {
 }
 
 /// A registered `next`: its waiter, the registration that feeds it, and the token that ends it.
-struct NextWait<Payload: Sendable> {
-  let waiter: NextWaiter<Payload>
-  let entry: ObserverEntry<Payload>
-  let registration: Subscription?
+@usableFromInline struct NextWait<Payload: Sendable> {
+  @usableFromInline let waiter: NextWaiter<Payload>
+  @usableFromInline let entry: ObserverEntry<Payload>
+  @usableFromInline let registration: Subscription?
+
+  @inlinable
+  init(waiter: NextWaiter<Payload>, entry: ObserverEntry<Payload>, registration: Subscription?) {
+    self.waiter = waiter
+    self.entry = entry
+    self.registration = registration
+  }
 
   /// Waits for the outcome, at most `timeout` from now, then ends the registration.
+  @inlinable
   func outcome(timeout: Duration?, isolation: isolated (any Actor)? = #isolation) async throws
     -> Payload
   {
@@ -105,6 +118,7 @@ struct NextWait<Payload: Sendable> {
   }
 
   /// Ends the wait without an outcome, for work that threw: the registration leaves its list.
+  @inlinable
   func end() {
     _ = entry.claim()
     registration?.cancel()
@@ -128,6 +142,7 @@ extension Event {
   ///   - isolation: The actor that `work` runs on: the caller's, by default.
   /// - Returns: The next payload (the oldest retained first, with a replay).
   /// - Throws: `CancellationError` when the task is cancelled first.
+  @inlinable
   public func next(
     after work: () -> Void, isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
@@ -162,6 +177,7 @@ extension Event {
   /// - Throws: What `work` throws, after the registration has ended (a reply that arrived
   ///   while it ran is dropped with it); otherwise as the other form: `CancellationError`,
   ///   ``/EventCore/EventTimeout``.
+  @inlinable
   public func next(
     where predicate: @escaping @Sendable (Payload) -> Bool = { _ in true },
     timeout: Duration? = nil, after work: nonisolated(nonsending) () async throws -> Void,
@@ -191,6 +207,7 @@ extension Event {
   ///   - isolation: The actor that `work` runs on: the caller's, by default.
   /// - Returns: The next payload (the oldest retained first, with a replay).
   /// - Throws: What `work` throws, or `CancellationError` when the task is cancelled first.
+  @inlinable
   public func next(
     after work: nonisolated(nonsending) () async throws -> Void,
     isolation: isolated (any Actor)? = #isolation

@@ -72,10 +72,12 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// One stand-in object per registered type, so that a type-level registration is a keyed entry
   /// of `list` (replaced atomically on re-registration) and lives as long as this event.
-  private let typeKeys = Lock<[ObjectIdentifier: TypeKey]>([:])
+  private let lazyTypeKeys = LazyLock<[ObjectIdentifier: TypeKey]>()
+  private var typeKeys: Lock<[ObjectIdentifier: TypeKey]> { lazyTypeKeys.lock { [:] } }
 
   /// The live ``values`` streams and async handlers, finished when the event is deallocated.
-  let streams = Lock(StreamRegistry())
+  let lazyStreams = LazyLock<StreamRegistry>()
+  var streams: Lock<StreamRegistry> { lazyStreams.lock { StreamRegistry() } }
 
   /// The ``errors`` channel, once read, shared with the throwing registrations (and, for a
   /// keyed event's key, with the keyed event and its other keys).
@@ -440,7 +442,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameter type: A type registered with
   ///   ``register(_:priority:function:fileID:line:)-(T.Type,_,_,_,_)``.
   public func unregister<T>(_ type: T.Type) {
-    let key = typeKeys.withLock { $0[ObjectIdentifier(type)] }
+    let key = lazyTypeKeys.existing?.withLock { $0[ObjectIdentifier(type)] }
     if let key { list.removeObserver(key) }
   }
 

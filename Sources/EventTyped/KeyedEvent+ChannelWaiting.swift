@@ -26,6 +26,7 @@ extension KeyedEvent.Channel {
   /// - Returns: The first matching payload.
   /// - Throws: `CancellationError` when the task is cancelled first, and
   ///   ``/EventCore/EventTimeout`` when `timeout` passes first.
+  @inlinable
   public func next(
     where predicate: @escaping @Sendable (Payload) -> Bool = { _ in true },
     timeout: Duration? = nil, after work: () -> Void = {},
@@ -39,6 +40,7 @@ extension KeyedEvent.Channel {
 
   /// Runs `work`, then waits for the next payload posted to this key, with no filter and no
   /// bound: the form a lone trailing closure selects.
+  @inlinable
   public func next(
     after work: () -> Void, isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
@@ -56,6 +58,7 @@ extension KeyedEvent.Channel {
   ///
   /// - Throws: What `work` throws, after the registration has ended (no key is left behind);
   ///   otherwise `CancellationError` or ``/EventCore/EventTimeout``.
+  @inlinable
   public func next(
     where predicate: @escaping @Sendable (Payload) -> Bool = { _ in true },
     timeout: Duration? = nil, after work: nonisolated(nonsending) () async throws -> Void,
@@ -69,6 +72,7 @@ extension KeyedEvent.Channel {
 
   /// Runs `work`, which may suspend or throw, then waits for the next payload posted to this
   /// key, with no filter and no bound.
+  @inlinable
   public func next(
     after work: nonisolated(nonsending) () async throws -> Void,
     isolation: isolated (any Actor)? = #isolation

@@ -1,17 +1,16 @@
 import EventCore
+public import Synchronization
 
 /// A keyed event's keys: each live key's list, the observed-change handlers of its channels,
 /// and when the next sweep is due. Guarded by ``KeyedEvent/keys``.
 @usableFromInline struct KeyTable<Key: Hashable & Sendable, Payload: Sendable> {
   @usableFromInline struct Slot {
     @usableFromInline let event: Event<Payload>
-    /// Registrations under way on this key: while any is, the key stays even if its list is
-    /// empty, so that a registration never lands in a list already removed.
-    @usableFromInline var registering: Int
+    @usableFromInline let registrations: RegistrationsUnderWay
 
-    @inlinable init(event: Event<Payload>) {
+    @inlinable init(event: Event<Payload>, registrations: RegistrationsUnderWay) {
       self.event = event
-      self.registering = 0
+      self.registrations = registrations
     }
   }
 
@@ -25,7 +24,8 @@ import EventCore
 
   @usableFromInline init() {}
 
-  /// What a removal took out of the table, for the caller to release after the lock.
+  /// What a removal took out of the table, for the caller to release after the lock: a list's
+  /// last release may release handlers, and a key may be a class whose deinit is user code.
   @usableFromInline typealias Removed = (
     slot: (key: Key, value: Slot), changes: (key: Key, value: ObservedChanges)?
   )
@@ -35,7 +35,7 @@ import EventCore
   @inlinable
   mutating func removeIfUnused(at index: Dictionary<Key, Slot>.Index) -> Removed? {
     let slot = slots.values[index]
-    guard slot.registering == 0, !slot.event.list.isObserved else { return nil }
+    guard !slot.registrations.any, !slot.event.list.isObserved else { return nil }
     let removed = slots.remove(at: index)
     guard !changes.isEmpty, let changesIndex = changes.index(forKey: removed.key),
       !changes.values[changesIndex].hasHandlers
@@ -44,11 +44,39 @@ import EventCore
   }
 }
 
+/// The registrations under way on one key: while any is, the key stays even if its list is
+/// empty, so that a registration never lands in a list already removed.
+///
+/// Changed only under the table lock, but atomic so that the hook of the key's list can read it
+/// without the lock: a `next` ends its registration inside the post that answers it, while its
+/// channel call is still under way, and that hook would otherwise take the table lock and hash
+/// the key once more per reply, in the posting thread, only to find the key still in use.
+@usableFromInline final class RegistrationsUnderWay: Sendable {
+  @usableFromInline let count = Atomic<Int>(0)
+
+  @inlinable init() {}
+
+  /// Whether a registration is under way. Ordered with the lists' counts (sequentially
+  /// consistent, with a fence on each side): a list that empties while the last registration
+  /// under way ends is seen empty by that ending, or sees it ended, never neither.
+  @inlinable var any: Bool {
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    return count.load(ordering: .sequentiallyConsistent) > 0
+  }
+
+  @inlinable func add(_ delta: Int) {
+    count.add(delta, ordering: .sequentiallyConsistent)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+  }
+}
+
 extension KeyedEvent {
   /// The list of `key`, if it has one now.
   @inlinable
   func event(of key: Key) -> Event<Payload>? {
-    keys.withLock { $0.slots[key]?.event }
+    // Through the index, so that only the event is copied out of the slot (one retain, not one
+    // per field): a post reads this once per payload.
+    keys.withLock { table in table.slots.index(forKey: key).map { table.slots.values[$0].event } }
   }
 
   /// The number of `key`'s registrations, without a purge.
@@ -64,10 +92,22 @@ extension KeyedEvent {
   /// caller sweeps, after the lock.
   @inlinable
   func beginRegistering(_ key: Key) -> Event<Payload> {
+    let found = keys.withLock { table -> Event<Payload>? in
+      guard let index = table.slots.index(forKey: key) else { return nil }
+      return Self.enter(&table.slots.values[index])
+    }
+    if let found { return found }
+    // A new key's list is made outside the lock: making an event allocates several objects, and
+    // posts to every other key wait on this lock for their lookup.
+    let made = makeSlot(for: key)
     let (event, sweep) = keys.withLock { table -> (Event<Payload>, [Event<Payload>]?) in
-      let changes = table.changes.isEmpty ? nil : table.changes[key]
-      // One hash: the default is made only when the key has no slot.
-      let event = Self.enter(&table.slots[key, default: makeSlot(for: key, reporting: changes)])
+      // One hash: the slot made above is used only if no other registration made one meanwhile.
+      let event = Self.enter(&table.slots[key, default: made])
+      // The new list reports to the key's channel handlers from the critical section that
+      // publishes it, so none can be added or dropped in between.
+      if event === made.event, !table.changes.isEmpty, let changes = table.changes[key] {
+        event.list.reportObservedChanges(to: changes)
+      }
       guard table.slots.count >= table.sweepAt else { return (event, nil) }
       table.sweepAt = .max
       return (event, table.slots.values.map(\.event))
@@ -78,7 +118,7 @@ extension KeyedEvent {
 
   @inlinable
   static func enter(_ slot: inout KeyTable<Key, Payload>.Slot) -> Event<Payload> {
-    slot.registering += 1
+    slot.registrations.add(1)
     return slot.event
   }
 
@@ -88,18 +128,19 @@ extension KeyedEvent {
   func endRegistering(_ key: Key) {
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
-      table.slots.values[index].registering -= 1
+      table.slots.values[index].registrations.add(-1)
       return table.removeIfUnused(at: index)
     }
-    // Released here, after the lock: a list's last release may release handlers, and a key
-    // may be a class whose deinit is user code.
+    // Released after the lock (see `KeyTable.Removed`).
     _ = removed
   }
 
   /// Removes `key` if its list is empty and no registration is under way: the hook of each
   /// key's list, called when its last registration ends.
-  @usableFromInline
-  func removeIfUnused(_ key: Key) {
+  @inlinable
+  func removeIfUnused(_ key: Key, registrations: RegistrationsUnderWay) {
+    // The registration under way removes the key when it ends, if the list is still empty.
+    guard !registrations.any else { return }
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
       return table.removeIfUnused(at: index)
@@ -107,23 +148,22 @@ extension KeyedEvent {
     _ = removed
   }
 
-  /// A new key's list, which removes the key when its last registration ends and reports its
-  /// changes of `isObserved` to the key's channel handlers, if any.
-  @usableFromInline
-  func makeSlot(for key: Key, reporting changes: ObservedChanges?) -> KeyTable<Key, Payload>.Slot {
+  /// A new key's list, which removes the key when its last registration ends.
+  @inlinable
+  func makeSlot(for key: Key) -> KeyTable<Key, Payload>.Slot {
     // Weak: the table holds the list, and a list may outlive its keyed event (a post in
     // progress holds it).
+    let registrations = RegistrationsUnderWay()
     let event = Event<Payload>(delivery: delivery, errorChannel: errorChannel) {
-      [weak self] in self?.removeIfUnused(key)
+      [weak self] in self?.removeIfUnused(key, registrations: registrations)
     }
-    if let changes { event.list.reportObservedChanges(to: changes) }
-    return KeyTable.Slot(event: event)
+    return KeyTable.Slot(event: event, registrations: registrations)
   }
 
   /// Drops the registrations of `events` whose observers died, which removes the keys left
   /// empty, then sets the next sweep at twice the keys that remain: O(*k*) once per doubling,
   /// amortised O(1) per key made. Registrations isolated to an actor are checked on it.
-  @usableFromInline
+  @inlinable
   func sweep(_ events: [Event<Payload>]) {
     for event in events { event.list.purge(checkingElsewhere: true) }
     keys.withLock { $0.sweepAt = max(64, $0.slots.count * 2) }

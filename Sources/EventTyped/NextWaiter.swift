@@ -1,4 +1,5 @@
 import EventCore
+public import Synchronization
 
 /// The outcome of one ``Event/next(where:timeout:after:isolation:)-3fw03`` call: the first of a
 /// matching payload, the timeout and the task's cancellation to arrive, and the continuation
@@ -10,20 +11,25 @@ import EventCore
 /// predicate again, and an `.untilObserved` event holds the posts that come after it. A timeout
 /// or a cancellation claims the registration the same way before it settles (``fail(_:claiming:)``):
 /// whichever claims first is the outcome, so no payload is taken by a wait that then throws.
-final class NextWaiter<Payload: Sendable>: Sendable {
-  typealias Outcome = Result<Payload, any Error>
+@usableFromInline final class NextWaiter<Payload: Sendable>: Sendable {
+  @usableFromInline typealias Outcome = Result<Payload, any Error>
 
-  private struct State: Sendable {
-    var outcome: Outcome?
-    var continuation: CheckedContinuation<Outcome, Never>?
+  @usableFromInline struct State: Sendable {
+    @usableFromInline var outcome: Outcome?
+    @usableFromInline var continuation: CheckedContinuation<Outcome, Never>?
+
+    @inlinable init() {}
   }
 
-  private let state = Lock(State())
+  // A `Mutex` in the waiter rather than a `Lock`, whose storage is an object of its own: one
+  // allocation fewer per wait.
+  @usableFromInline let state = Mutex(State())
 
-  init() {}
+  @inlinable init() {}
 
   /// The registration that feeds this wait, not yet registered: it holds the waiter, and the
   /// waiter nothing of it.
+  @inlinable
   func makeEntry(_ predicate: @escaping @Sendable (Payload) -> Bool) -> ObserverEntry<Payload> {
     let entry = ObserverEntry<Payload>(delivery: .synchronous) { self.succeed($0) }
     entry.runOnce(where: predicate)
@@ -32,6 +38,7 @@ final class NextWaiter<Payload: Sendable>: Sendable {
 
   /// Settles with a payload: one a post matched and claimed the registration with, or one the
   /// caller took from the hold and the predicate accepted.
+  @inlinable
   func succeed(_ payload: Payload) {
     let resumed = state.withLock { settle(&$0, with: .success(payload)) }
     resumed?.resume(returning: .success(payload))
@@ -39,6 +46,7 @@ final class NextWaiter<Payload: Sendable>: Sendable {
 
   /// Ends the wait with `error`, unless a post claimed `entry` first; the claim takes the
   /// registration out of its list.
+  @inlinable
   func fail(_ error: any Error, claiming entry: ObserverEntry<Payload>) {
     guard entry.claim() else { return }
     let resumed = state.withLock { settle(&$0, with: .failure(error)) }
@@ -47,6 +55,7 @@ final class NextWaiter<Payload: Sendable>: Sendable {
 
   /// Suspends until the wait has its outcome (at once if it has), or the task is cancelled,
   /// which fails it unless a post claimed `entry` first.
+  @inlinable
   func outcome(
     claiming entry: ObserverEntry<Payload>, isolation: isolated (any Actor)? = #isolation
   ) async -> Outcome {
@@ -68,7 +77,8 @@ final class NextWaiter<Payload: Sendable>: Sendable {
   /// Records the first outcome, under the lock.
   ///
   /// - Returns: The continuation to resume with it, after the lock, if the task waits already.
-  private func settle(_ state: inout State, with outcome: Outcome)
+  @inlinable
+  func settle(_ state: inout State, with outcome: Outcome)
     -> CheckedContinuation<Outcome, Never>?
   {
     guard state.outcome == nil else { return nil }

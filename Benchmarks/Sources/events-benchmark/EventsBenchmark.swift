@@ -5,7 +5,7 @@ func allCases() -> [BenchmarkCase] {
   baselineCases() + foundationCases() + eventsDeliveryCases() + foundationSenderCases()
     + raiiSenderCases() + conditionsCases()
     + queueCases() + churnCases() + churnPostCases() + contentionCases() + progressCases()
-    + additionsCases() + controlCases()
+    + additionsCases() + controlCases() + keyedPostCases() + requestReplyCases()
 }
 
 struct Options {

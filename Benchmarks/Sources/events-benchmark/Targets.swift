@@ -138,6 +138,7 @@ func checkTargets(_ results: [CaseResult]) -> [TargetCheck] {
   checks.append(
     below("A conditioner arrival (check) under 100 ns uncontended", "receiver.check/1", 100))
   return checks + issue13Targets(results) + issue14Targets(results) + issue21Targets(results)
+    + issue32Targets(results)
 }
 
 /// A target met when every measured ratio is at most its limit; "not run" when one is missing.
@@ -398,6 +399,55 @@ func issue21Targets(_ results: [CaseResult]) -> [TargetCheck] {
       "Many threads: progress.event no slower than progress.nc",
       [TargetRatio(label: "", subject: "progress.event", baseline: "progress.nc", limit: 1)]))
   return checks
+}
+
+/// The targets of issue 32, "Keyed events: one reply among thousands of waiters": requests all
+/// in flight against a dictionary of continuations, their growth with N, and a post to one key
+/// among 10,000 against a post to an `Event` with the same observers.
+func issue32Targets(_ results: [CaseResult]) -> [TargetCheck] {
+  let byID = Dictionary(results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  func check(_ target: String, _ parts: [TargetRatio]) -> TargetCheck {
+    var check = limitCheck(
+      issue: 32, target,
+      parts.map { part in
+        let value = byID[part.subject].flatMap { subject in
+          byID[part.baseline].flatMap { baseline in
+            baseline.statistic.median > 0
+              ? subject.statistic.median / baseline.statistic.median : nil
+          }
+        }
+        return (part.label, value, part.limit)
+      })
+    check.ratios = parts
+    return check
+  }
+  let doublings = zip(requestCounts.dropLast(), requestCounts.dropFirst()).filter {
+    $0.1 == 2 * $0.0
+  }
+  return [
+    check(
+      "Request/reply: 10,000 requests in flight (KeyedEvent, with a timeout) within 2x a "
+        + "dictionary of continuations",
+      [
+        TargetRatio(
+          label: "", subject: "reply.keyed/10000", baseline: "reply.baseline/10000", limit: 2)
+      ]),
+    check(
+      "Request/reply: linear in the requests in flight, each doubling at most 2.3x the time",
+      doublings.map { small, large in
+        TargetRatio(
+          label: "\(small / 1000)k to \(large / 1000)k", subject: "reply.keyed/\(large)",
+          baseline: "reply.keyed/\(small)", limit: 2.3)
+      }),
+    check(
+      "A post to one key with 10,000 other live keys within 1.5x a post to an Event with the "
+        + "same observers (the limit is on instructions; Met and Figures here are wall time)",
+      [1, 10].map { n in
+        TargetRatio(
+          label: "N=\(n)", subject: "keyed.post/\(n)", baseline: "event.subscribe/\(n)",
+          limit: 1.5)
+      }),
+  ]
 }
 
 extension CaseResult {
