@@ -1,5 +1,4 @@
 import EventCore
-public import Synchronization
 
 /// The outcome of one ``Event/next(where:timeout:after:isolation:)-3fw03`` call: the first of a
 /// matching payload, the timeout and the task's cancellation to arrive, and the continuation
@@ -21,9 +20,7 @@ public import Synchronization
     @inlinable init() {}
   }
 
-  // A `Mutex` in the waiter rather than a `Lock`, whose storage is an object of its own: one
-  // allocation fewer per wait.
-  @usableFromInline let state = Mutex(State())
+  @usableFromInline let state = Lock(State())
 
   @inlinable init() {}
 
