@@ -39,10 +39,14 @@ import Dispatch
 /// re-armed when the earliest entry ends: it fires at the old deadline, finds nothing due and
 /// re-arms for the new earliest, so a steady stream of waits costs no dispatch call per wait.
 @usableFromInline package final class TimeoutScheduler: @unchecked Sendable {
+  // `@unchecked Sendable`: the heap is behind `state`'s Lock, and `source`, set up in `init`, is
+  // scheduled only under that lock.
   package static let shared = TimeoutScheduler()
 
   /// One timer. `index`, `phase` and `waiters` are guarded by the scheduler's lock.
   @usableFromInline package final class Entry: @unchecked Sendable {
+    // `@unchecked Sendable`: `index`, `phase` and `waiters` change only under the scheduler's
+    // Lock; the rest is immutable.
     /// Nanoseconds after the scheduler's origin.
     let deadline: Int64
     let expire: @Sendable () -> Void
