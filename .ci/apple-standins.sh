@@ -33,7 +33,13 @@ language=(
   -enable-upcoming-feature InternalImportsByDefault
   -warnings-as-errors
 )
-flags=("${language[@]}" -package-name events -enable-testing -I "$out/modules")
+# The C target that EventTestSupport imports (Tests/HeapStatistics), with the module map that
+# SwiftPM would generate for it.
+mkdir -p "$out/HeapStatistics"
+printf 'module HeapStatistics {\n  umbrella "%s"\n  export *\n}\n' \
+  "$PWD/Tests/HeapStatistics/include" >"$out/HeapStatistics/module.modulemap"
+flags=("${language[@]}" -package-name events -enable-testing -I "$out/modules"
+  -Xcc "-fmodule-map-file=$out/HeapStatistics/module.modulemap")
 
 # SwiftUI re-exports Combine, so Combine comes first.
 for name in ObjectiveC CoreGraphics UIKit Combine SwiftUI RealityKit; do
