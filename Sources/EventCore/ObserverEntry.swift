@@ -330,7 +330,8 @@ public import Synchronization
   /// neither reaches it nor runs `accepts` again. Call it before the entry is registered.
   ///
   /// - Parameter accepts: Called on the posting thread with each payload until one passes.
-  @usableFromInline package func runOnce(where accepts: @escaping @Sendable (Payload) -> Bool) {
+  // Inlinable so that the filter is made at the payload's type, without a metadata lookup.
+  @inlinable package func runOnce(where accepts: @escaping @Sendable (Payload) -> Bool) {
     // In `attachment`, which only the broadcaster's entries use otherwise: a field of its own
     // would grow every entry for the one kind of registration that has a filter.
     attachment = OnceFilter(accepts)
@@ -344,9 +345,9 @@ public import Synchronization
 
   /// The filter of ``runOnce(where:)``, in ``attachment``: written once, before the entry is
   /// published, and never changed.
-  final class OnceFilter: Sendable {
-    let accepts: @Sendable (Payload) -> Bool
-    init(_ accepts: @escaping @Sendable (Payload) -> Bool) { self.accepts = accepts }
+  @usableFromInline final class OnceFilter: Sendable {
+    @usableFromInline let accepts: @Sendable (Payload) -> Bool
+    @inlinable init(_ accepts: @escaping @Sendable (Payload) -> Bool) { self.accepts = accepts }
   }
 
   /// Claims a once-registration's invocation for someone other than a post (a wait that times

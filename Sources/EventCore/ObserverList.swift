@@ -69,27 +69,37 @@ public import Synchronization
   @usableFromInline struct State {
     /// The entries, in delivery order; its pointer is ``published``.
     @usableFromInline var storage: ObserverStorage
-    @usableFromInline var liveCount = 0
-    @usableFromInline var byKey: [ObjectIdentifier: Entry] = [:]
+    @usableFromInline var liveCount: Int
+    @usableFromInline var byKey: [ObjectIdentifier: Entry]
     /// Slots of `storage` whose entry has left but which a post held when it did.
-    @usableFromInline var pending: [Int] = []
+    @usableFromInline var pending: [Int]
     /// Storages replaced while posts held them; released once none does.
-    @usableFromInline var retired: [ObserverStorage] = []
+    @usableFromInline var retired: [ObserverStorage]
     /// At most the priority of the last registered entry (`Int.max` when there was none): an
     /// entry of this priority or lower goes to the end without a search. Removals leave it as
     /// it is, which only ever makes it lower than the last entry's: a search then finds the
     /// place.
-    @usableFromInline var tailPriority = Int.max
+    @usableFromInline var tailPriority: Int
     /// Inserts since the last purge; an insert that brings it past half the live count purges.
-    @usableFromInline var insertsSincePurge = 0
+    @usableFromInline var insertsSincePurge: Int
     /// How often a writer took ``published`` down to have the storage to itself: what a test
     /// reads to check that a post holding the storage keeps the others off the lock.
-    @usableFromInline var takeDowns = 0
+    @usableFromInline var takeDowns: Int
     /// What the list keeps for later registrations (an `Event`'s replay).
     @usableFromInline var retention: Retention<Payload>
 
-    @usableFromInline init(retention: RetentionPolicy) {
+    // Inlinable, with every field set here rather than by property initializers (which the
+    // module runs unspecialized), so that a list is made at its payload's type: a keyed event
+    // makes one per key.
+    @inlinable init(retention: RetentionPolicy) {
       self.storage = ObserverStorage(capacity: 4)
+      self.liveCount = 0
+      self.byKey = [:]
+      self.pending = []
+      self.retired = []
+      self.tailPriority = Int.max
+      self.insertsSincePurge = 0
+      self.takeDowns = 0
       self.retention = Retention(retention)
     }
   }
@@ -143,20 +153,20 @@ public import Synchronization
 
   /// The bit pattern of `State.storage`'s pointer, unretained (the state holds it), or 0 while a
   /// writer has the storage to itself. Written only under the lock; read by posts without it.
-  @usableFromInline let published = Atomic<UInt>(0)
+  @usableFromInline let published: Atomic<UInt>
   /// Posts between loading ``published`` and joining that storage's `holders`.
-  @usableFromInline let readers = Atomic<Int>(0)
+  @usableFromInline let readers: Atomic<Int>
   /// Whether pending slots or retired storages wait for the posts that hold them to leave.
-  @usableFromInline let needsCleanup = Atomic<Bool>(false)
+  @usableFromInline let needsCleanup: Atomic<Bool>
   /// Whether a retired storage no post holds was kept only because a post was between loading
   /// ``published`` and joining a storage: the post that brings ``readers`` to 0 cleans up.
-  @usableFromInline let retiredAwaitReaders = Atomic<Bool>(false)
+  @usableFromInline let retiredAwaitReaders: Atomic<Bool>
   /// `State.liveCount`, for ``isObserved`` without the lock. Written under the lock.
-  @usableFromInline let liveCount = Atomic<Int>(0)
+  @usableFromInline let liveCount: Atomic<Int>
   /// The ``ObservedChanges`` of ``onObservedChange(_:)``, made by its first call.
-  @usableFromInline let observedChanges = LazyReference()
+  @usableFromInline let observedChanges: LazyReference
   /// The passive registrations (``tap(_:)``), in a list of their own, made by the first.
-  @usableFromInline let taps = LazyReference()
+  @usableFromInline let taps: LazyReference
   /// Called after the lock, on the changing thread, each time a mutation ends the last live
   /// registration: a keyed event removes the key's list then.
   @usableFromInline let whenEmpty: (@Sendable () -> Void)?
@@ -168,11 +178,18 @@ public import Synchronization
   ///     default); see ``Retention``.
   ///   - whenEmpty: Called after each mutation that ends the last live registration, outside
   ///     the lock.
-  @usableFromInline package init(
+  // Inlinable, with every field set here (see `State.init(retention:)`).
+  @inlinable package init(
     retention: RetentionPolicy = .none, whenEmpty: (@Sendable () -> Void)? = nil
   ) {
     let state = State(retention: retention)
-    published.store(ObserverStorage.bits(of: state.storage), ordering: .relaxed)
+    published = Atomic(ObserverStorage.bits(of: state.storage))
+    readers = Atomic(0)
+    needsCleanup = Atomic(false)
+    retiredAwaitReaders = Atomic(false)
+    liveCount = Atomic(0)
+    observedChanges = LazyReference()
+    taps = LazyReference()
     self.state = Lock(state)
     retains = retention != .none
     self.whenEmpty = whenEmpty

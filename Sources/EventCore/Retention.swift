@@ -19,11 +19,13 @@
 @usableFromInline package struct Retention<Payload> {
   @usableFromInline package let policy: RetentionPolicy
   /// The payloads kept; with `.last(n)`, a ring of at most `n` whose oldest is at `start`.
-  @usableFromInline var storage: ContiguousArray<Payload> = []
-  @usableFromInline var start = 0
+  @usableFromInline var storage: ContiguousArray<Payload>
+  @usableFromInline var start: Int
 
-  @usableFromInline package init(_ policy: RetentionPolicy) {
+  @inlinable package init(_ policy: RetentionPolicy) {
     self.policy = policy
+    self.storage = []
+    self.start = 0
   }
 
   /// The newest payload kept.

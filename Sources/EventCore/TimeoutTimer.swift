@@ -34,8 +34,12 @@ import Dispatch
 /// dispatch timer source armed for the earliest.
 ///
 /// Starting a timer pushes its entry (O(1) for deadlines that come in order, as equal timeouts
-/// do) and re-arms the source only when it is now the earliest; ending one removes it from the
-/// heap by its index, O(log *n*), so ended timers leave nothing behind. The source is not
+/// do) and re-arms the source only when it is now the earliest. Ending one releases its closure at
+/// once (what it captured is the memory that matters) and leaves its entry in the heap, marked
+/// done, O(1): removing an entry from the middle would move the last, latest deadline into its
+/// place and sift it all the way down, O(log *n*) per wait. Ended entries are dropped when they
+/// come to the top, or all at once when they outnumber the pending ones (O(*n*) once per O(*n*)
+/// ends), so the heap stays within twice the pending timers plus a small constant. The source is not
 /// re-armed when the earliest entry ends: it fires at the old deadline, finds nothing due and
 /// re-arms for the new earliest, so a steady stream of waits costs no dispatch call per wait.
 @usableFromInline package final class TimeoutScheduler: @unchecked Sendable {
@@ -43,15 +47,18 @@ import Dispatch
   // scheduled only under that lock.
   package static let shared = TimeoutScheduler()
 
-  /// One timer. `index`, `phase` and `waiters` are guarded by the scheduler's lock.
+  /// One timer. `phase` and `waiters` are guarded by the scheduler's lock, and `expire` too
+  /// while the entry is pending; once done or firing, only the caller that moved it there reads
+  /// or writes `expire`.
   @usableFromInline package final class Entry: @unchecked Sendable {
-    // `@unchecked Sendable`: `index`, `phase` and `waiters` change only under the scheduler's
-    // Lock; the rest is immutable.
+    // `@unchecked Sendable`: `phase` and `waiters` change only under the scheduler's Lock, and
+    // `expire` as they say; the rest is immutable.
     /// Nanoseconds after the scheduler's origin.
     let deadline: Int64
-    let expire: @Sendable () -> Void
-    /// The entry's position in the heap while pending.
-    var index = -1
+    /// Replaced by a closure that captures nothing when the timer is ended or fires, so that
+    /// what it captured is released then, not when the entry leaves the heap. Not an optional:
+    /// a function in an optional is stored reabstracted, an allocation per conversion.
+    var expire: @Sendable () -> Void
     var phase = Phase.pending
     /// `end()` calls waiting for `expire` to return.
     var waiters: [UnsafeContinuation<Void, Never>] = []
@@ -79,6 +86,8 @@ import Dispatch
     var heap: [Node] = []
     /// The deadline the source is armed for, if any.
     var armed: Int64?
+    /// Entries in `heap` that were ended before their deadline (phase `.done`).
+    var ended = 0
   }
 
   private let state = Lock(State())
@@ -95,26 +104,15 @@ import Dispatch
   func start(_ duration: Duration, expire: @escaping @Sendable () -> Void) -> Entry {
     let entry = Entry(deadline: nanoseconds(origin.duration(to: .now) + duration), expire: expire)
     state.withLock { state in
-      entry.index = state.heap.count
       state.heap.append(Node(deadline: entry.deadline, entry: entry))
-      Self.siftUp(entry.index, in: &state.heap)
+      Self.siftUp(state.heap.count - 1, in: &state.heap)
       if state.armed.map({ entry.deadline < $0 }) ?? true { arm(&state, for: entry.deadline) }
     }
     return entry
   }
 
   nonisolated(nonsending) func end(_ entry: Entry) async {
-    let firing = state.withLock { state -> Bool in
-      switch entry.phase {
-      case .pending:
-        Self.remove(at: entry.index, from: &state.heap)
-        entry.phase = .done
-        return false
-      case .firing: return true
-      case .done: return false
-      }
-    }
-    guard firing else { return }
+    guard stop(entry) else { return }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let done = state.withLock { _ -> Bool in
         guard entry.phase != .done else { return true }
@@ -125,23 +123,53 @@ import Dispatch
     }
   }
 
+  /// Ends `entry` unless it fired: marks it done, leaving it in the heap, and releases its
+  /// closure after the lock (what the closure captured may have a deinit).
+  ///
+  /// - Returns: Whether its `expire` is running or about to, which `end` waits for.
+  private func stop(_ entry: Entry) -> Bool {
+    let phase = state.withLock { state -> Phase in
+      let phase = entry.phase
+      guard phase == .pending else { return phase }
+      entry.phase = .done
+      state.ended += 1
+      if state.ended > 64, state.ended * 2 > state.heap.count { Self.dropEnded(&state) }
+      return phase
+    }
+    switch phase {
+    case .pending:
+      // After the lock: the entry is done, so nothing else reads `expire` any more. (Taking
+      // the closure out under the lock and returning it would reabstract it through the lock's
+      // generic result, an allocation per call.)
+      entry.expire = Self.ended
+      return false
+    case .firing: return true
+    case .done: return false
+    }
+  }
+
   /// The source's handler: calls the `expire` of every entry that is due, outside the lock, and
   /// re-arms for the earliest left.
   private func fire() {
     let now = nanoseconds(origin.duration(to: .now))
-    let due = state.withLock { state -> [Entry] in
+    let due = state.withLock { state -> [(Entry, @Sendable () -> Void)] in
       state.armed = nil
-      var due: [Entry] = []
-      while let first = state.heap.first, first.deadline <= now {
-        Self.remove(at: 0, from: &state.heap)
+      var due: [(Entry, @Sendable () -> Void)] = []
+      while let first = state.heap.first, first.deadline <= now || first.entry.phase == .done {
+        Self.removeFirst(from: &state.heap)
+        guard first.entry.phase == .pending else {
+          state.ended -= 1
+          continue
+        }
         first.entry.phase = .firing
-        due.append(first.entry)
+        due.append((first.entry, first.entry.expire))
+        first.entry.expire = Self.ended
       }
       if let next = state.heap.first { arm(&state, for: next.deadline) }
       return due
     }
-    for entry in due {
-      entry.expire()
+    for (entry, expire) in due {
+      expire()
       let waiters = state.withLock { _ -> [UnsafeContinuation<Void, Never>] in
         entry.phase = .done
         defer { entry.waiters = [] }
@@ -166,14 +194,27 @@ import Dispatch
     return min(max(whole, .min / 2), .max / 2) + attoseconds / 1_000_000_000
   }
 
-  private static func remove(at index: Int, from heap: inout [Node]) {
-    heap[index].entry.index = -1
+  /// What an ended or fired entry's `expire` becomes: it captures nothing.
+  private static let ended: @Sendable () -> Void = {}
+
+  private static func removeFirst(from heap: inout [Node]) {
     let last = heap.removeLast()
-    guard index < heap.count else { return }
-    heap[index] = last
-    last.entry.index = index
-    siftDown(index, in: &heap)
-    siftUp(last.entry.index, in: &heap)
+    guard !heap.isEmpty else { return }
+    heap[0] = last
+    siftDown(0, in: &heap)
+  }
+
+  /// Drops every ended entry from the heap and restores its order, O(*n*).
+  private static func dropEnded(_ state: inout State) {
+    state.heap.removeAll { $0.entry.phase == .done }
+    state.ended = 0
+    // Timeouts of one duration come in deadline order, so the heap is usually sorted, and a
+    // sorted array is a heap: the sifts below then move nothing.
+    var index = state.heap.count / 2
+    while index > 0 {
+      index -= 1
+      siftDown(index, in: &state.heap)
+    }
   }
 
   private static func siftUp(_ index: Int, in heap: inout [Node]) {
@@ -181,7 +222,7 @@ import Dispatch
     while child > 0 {
       let parent = (child - 1) / 2
       guard heap[child].deadline < heap[parent].deadline else { return }
-      swapAt(child, parent, in: &heap)
+      heap.swapAt(child, parent)
       child = parent
     }
   }
@@ -195,14 +236,8 @@ import Dispatch
       let right = left + 1
       if right < heap.count && heap[right].deadline < heap[smallest].deadline { smallest = right }
       guard smallest != parent else { return }
-      swapAt(parent, smallest, in: &heap)
+      heap.swapAt(parent, smallest)
       parent = smallest
     }
-  }
-
-  private static func swapAt(_ first: Int, _ second: Int, in heap: inout [Node]) {
-    heap.swapAt(first, second)
-    heap[first].entry.index = first
-    heap[second].entry.index = second
   }
 }

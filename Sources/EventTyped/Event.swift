@@ -126,7 +126,9 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Creates the event of one key of a ``KeyedEvent``: no replay, immediate reentrancy (the keyed
   /// event queues nested posts across its keys), the keyed event's error channel, and a hook
   /// called when its last registration ends.
-  @usableFromInline
+  // Inlinable so that a key's event and list are made at the payload's type: unspecialized,
+  // making them looks up the generic metadata of the list and its state at every step.
+  @inlinable
   init(
     delivery: Delivery, errorChannel: Lock<ErrorChannel>,
     whenEmpty: @escaping @Sendable () -> Void

@@ -110,7 +110,7 @@ extension KeyedEvent {
       }
       guard table.slots.count >= table.sweepAt else { return (event, nil) }
       table.sweepAt = .max
-      return (event, table.slots.values.map(\.event))
+      return (event, table.slots.values.map { $0.event })
     }
     if let sweep { self.sweep(sweep) }
     return event

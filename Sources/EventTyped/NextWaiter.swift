@@ -20,9 +20,13 @@ import EventCore
     @inlinable init() {}
   }
 
-  @usableFromInline let state = Lock(State())
+  @usableFromInline let state: Lock<State>
 
-  @inlinable init() {}
+  // The lock is made here rather than by a property initializer, which the module runs
+  // unspecialized: at the payload's type, making it looks up no metadata.
+  @inlinable init() {
+    state = Lock(State())
+  }
 
   /// The registration that feeds this wait, not yet registered: it holds the waiter, and the
   /// waiter nothing of it.
