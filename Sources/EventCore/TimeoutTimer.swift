@@ -17,16 +17,18 @@ import Dispatch
   ///
   /// - Parameters:
   ///   - duration: How long to wait, on the continuous clock.
-  ///   - expire: Called once, off any actor, when `duration` has passed first; never after
-  ///     ``end()`` has returned. It runs on the timers' one serial queue, so it should not block.
+  ///   - expire: Called at most once, off any actor, when `duration` has passed before
+  ///     ``end()``; it runs on the timers' one serial queue, so it must not block. One already
+  ///     running when `end()` is called may finish after `end()` returns: each caller's `expire`
+  ///     only offers a timeout to a wait whose first outcome wins, so a late one does nothing.
   @usableFromInline package init(_ duration: Duration, expire: @escaping @Sendable () -> Void) {
     entry = TimeoutScheduler.shared.start(duration, expire: expire)
   }
 
-  /// Stops the timer. Returns at once unless `expire` is running, in which case it waits for it
-  /// to return.
+  /// Stops the timer and releases its `expire` (unless it is running), without waiting: a wait
+  /// never waits for the timers' queue.
   @usableFromInline package nonisolated(nonsending) func end() async {
-    await TimeoutScheduler.shared.end(entry)
+    TimeoutScheduler.shared.end(entry)
   }
 }
 
@@ -47,11 +49,11 @@ import Dispatch
   // scheduled only under that lock.
   package static let shared = TimeoutScheduler()
 
-  /// One timer. `phase` and `waiters` are guarded by the scheduler's lock, and `expire` too
-  /// while the entry is pending; once done or firing, only the caller that moved it there reads
-  /// or writes `expire`.
+  /// One timer. `phase` is guarded by the scheduler's lock, and `expire` too while the entry is
+  /// pending; once done or firing, only the caller that moved it there reads or writes
+  /// `expire`.
   @usableFromInline package final class Entry: @unchecked Sendable {
-    // `@unchecked Sendable`: `phase` and `waiters` change only under the scheduler's Lock, and
+    // `@unchecked Sendable`: `phase` changes only under the scheduler's Lock, and
     // `expire` as they say; the rest is immutable.
     /// Nanoseconds after the scheduler's origin.
     let deadline: Int64
@@ -60,8 +62,6 @@ import Dispatch
     /// a function in an optional is stored reabstracted, an allocation per conversion.
     var expire: @Sendable () -> Void
     var phase = Phase.pending
-    /// `end()` calls waiting for `expire` to return.
-    var waiters: [UnsafeContinuation<Void, Never>] = []
 
     init(deadline: Int64, expire: @escaping @Sendable () -> Void) {
       self.deadline = deadline
@@ -111,23 +111,11 @@ import Dispatch
     return entry
   }
 
-  nonisolated(nonsending) func end(_ entry: Entry) async {
-    guard stop(entry) else { return }
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let done = state.withLock { _ -> Bool in
-        guard entry.phase != .done else { return true }
-        entry.waiters.append(continuation)
-        return false
-      }
-      if done { continuation.resume() }
-    }
-  }
-
   /// Ends `entry` unless it fired: marks it done, leaving it in the heap, and releases its
-  /// closure after the lock (what the closure captured may have a deinit).
-  ///
-  /// - Returns: Whether its `expire` is running or about to, which `end` waits for.
-  private func stop(_ entry: Entry) -> Bool {
+  /// closure after the lock (what the closure captured may have a deinit). Never waits for an
+  /// `expire` that is running: resuming a waiting `end()` from the timers' queue would hand a
+  /// continuation across threads for no caller's benefit (every `expire` is idempotent).
+  func end(_ entry: Entry) {
     let phase = state.withLock { state -> Phase in
       let phase = entry.phase
       guard phase == .pending else { return phase }
@@ -136,16 +124,11 @@ import Dispatch
       if state.ended > 64, state.ended * 2 > state.heap.count { Self.dropEnded(&state) }
       return phase
     }
-    switch phase {
-    case .pending:
-      // After the lock: the entry is done, so nothing else reads `expire` any more. (Taking
-      // the closure out under the lock and returning it would reabstract it through the lock's
-      // generic result, an allocation per call.)
-      entry.expire = Self.ended
-      return false
-    case .firing: return true
-    case .done: return false
-    }
+    guard phase == .pending else { return }
+    // After the lock: the entry is done, so nothing else reads `expire` any more. (Taking the
+    // closure out under the lock and returning it would reabstract it through the lock's
+    // generic result, an allocation per call.)
+    entry.expire = Self.ended
   }
 
   /// The source's handler: calls the `expire` of every entry that is due, outside the lock, and
@@ -170,12 +153,7 @@ import Dispatch
     }
     for (entry, expire) in due {
       expire()
-      let waiters = state.withLock { _ -> [UnsafeContinuation<Void, Never>] in
-        entry.phase = .done
-        defer { entry.waiters = [] }
-        return entry.waiters
-      }
-      for waiter in waiters { waiter.resume() }
+      state.withLock { _ in entry.phase = .done }
     }
   }
 
