@@ -114,8 +114,10 @@ extension NotificationReceiver {
   /// Ends a wait with `error` (unless it has an outcome) and stops tracking it; the round is
   /// not touched.
   private func abandon(_ registered: (id: UInt64, wait: VerifiedWait), with error: any Error) {
-    registered.wait.finish(.failure(error))
+    // The waiter leaves before the wait ends: the caller, resumed by `finish`, reads no waiter
+    // (a timer's `expire` may still be running when the caller's `end()` returns).
     let dropped = state.withLock { $0.waiters.cancel(registered.id) }
+    registered.wait.finish(.failure(error))
     _ = dropped
   }
 }
