@@ -22,8 +22,11 @@ struct UntilObservedBufferedHandOverTests {
     return next.values
   }
 
+  // On the main actor, so the handler (isolated to it too) cannot start before the cancel: from
+  // a nonisolated test its task could start on a free thread first and, correctly, take the
+  // posts (the test failed that way under load).
   @Test("an async handler cancelled before it starts leaves the posts held")
-  func asyncHandlerCancelledAtOnce() {
+  @MainActor func asyncHandlerCancelledAtOnce() {
     let event = Self.holding()
     let token = event.subscribe { (_: Int) async in }
     token.cancel()
