@@ -31,6 +31,11 @@ import Dispatch
   struct State {
     /// The latest recorded state; `nil` before the first change.
     var isObserved: Bool?
+    /// The state the list last recorded.
+    var listObserved = false
+    /// Registrations kept outside the list that count as observers: a keyed event's waiting
+    /// `next` calls (``recordElsewhere(_:)``).
+    var elsewhere = 0
     /// Whether a change was recorded since the last round read the state.
     var isPending = false
     /// Whether a round is running or handed off; only one is, so that each handler's calls
@@ -44,16 +49,53 @@ import Dispatch
 
   package init() {}
 
+  /// Changes whose state is known from the start: `elsewhere` registrations kept outside any
+  /// list, and no list yet (``follow(listObserved:)`` adds one).
+  package init(elsewhere: Int) {
+    state.withLock { state in
+      state.elsewhere = elsewhere
+      state.isObserved = elsewhere > 0
+    }
+  }
+
   /// Records a change; under the list's lock, so that changes keep the list's order. Deliver it
   /// with ``deliver()`` once that lock is released.
   @usableFromInline package func record(_ isObserved: Bool) {
     state.withLock { state in
-      if state.isObserved == nil {
-        for index in state.handlers.indices { state.handlers[index].told = !isObserved }
-      }
-      state.isObserved = isObserved
-      state.isPending = true
+      state.listObserved = isObserved
+      Self.update(&state)
     }
+  }
+
+  /// Records that `delta` registrations kept outside the list started (positive) or ended;
+  /// under the lock of whatever keeps them. Deliver it with ``deliver()`` after that lock.
+  @usableFromInline package func recordElsewhere(_ delta: Int) {
+    state.withLock { state in
+      state.elsewhere += delta
+      Self.update(&state)
+    }
+  }
+
+  /// Starts following a list that may already be observed. Under the list's lock, before its
+  /// first record, so that no change falls in between.
+  @usableFromInline package func follow(listObserved: Bool) {
+    state.withLock { state in
+      state.listObserved = listObserved
+      Self.update(&state)
+    }
+  }
+
+  /// Makes the state what the list and the registrations elsewhere say; a change is pending
+  /// for the handlers only when it differs from the last.
+  static func update(_ state: inout State) {
+    let isObserved = state.listObserved || state.elsewhere > 0
+    if state.isObserved == nil {
+      for index in state.handlers.indices { state.handlers[index].told = !isObserved }
+    } else if state.isObserved == isObserved {
+      return
+    }
+    state.isObserved = isObserved
+    state.isPending = true
   }
 
   /// Adds a handler for the changes recorded from now on.

@@ -331,10 +331,14 @@ public import Synchronization
   ///
   /// - Parameter accepts: Called on the posting thread with each payload until one passes.
   // Inlinable so that the filter is made at the payload's type, without a metadata lookup.
-  @inlinable package func runOnce(where accepts: @escaping @Sendable (Payload) -> Bool) {
+  ///   - removal: Told when the registration is ended by ``ObserverList/removeAll()`` rather
+  ///     than claimed: a wait that no post can settle any more.
+  @inlinable package func runOnce(
+    where accepts: @escaping @Sendable (Payload) -> Bool, removal: (any RemovalObserving)? = nil
+  ) {
     // In `attachment`, which only the broadcaster's entries use otherwise: a field of its own
     // would grow every entry for the one kind of registration that has a filter.
-    attachment = OnceFilter(accepts)
+    attachment = OnceFilter(accepts, removal: removal)
     state.bitwiseOr(Liveness.onceBit | Liveness.filteredBit, ordering: .relaxed)
   }
 
@@ -347,7 +351,48 @@ public import Synchronization
   /// published, and never changed.
   @usableFromInline final class OnceFilter: Sendable {
     @usableFromInline let accepts: @Sendable (Payload) -> Bool
-    @inlinable init(_ accepts: @escaping @Sendable (Payload) -> Bool) { self.accepts = accepts }
+    @usableFromInline let removal: (any RemovalObserving)?
+
+    @inlinable init(
+      _ accepts: @escaping @Sendable (Payload) -> Bool, removal: (any RemovalObserving)?
+    ) {
+      self.accepts = accepts
+      self.removal = removal
+    }
+  }
+
+  /// Tells the filter's ``RemovalObserving`` that the registration was ended without a claim;
+  /// after every lock. Does nothing for other registrations.
+  package func reportRemoval() {
+    guard state.load(ordering: .acquiring) & Liveness.filteredBit != 0 else { return }
+    unsafeDowncast(_attachment.unsafelyUnwrapped, to: OnceFilter.self).removal?
+      .registrationRemoved()
+  }
+
+  /// What ``claim(accepting:)`` did with a payload.
+  @usableFromInline package enum Offer {
+    /// The registration had ended (claimed or cancelled): nothing was reached.
+    case ended
+    /// The filter rejected the payload; the registration stays.
+    case rejected
+    /// The payload passed and this caller claimed the registration: it calls
+    /// ``callClaimed(_:)`` with it.
+    case claimed
+  }
+
+  /// Offers `payload` to a filtered once-registration kept outside any list (a keyed event's
+  /// waiting `next`), as a post would, but leaves the call to the caller, who first takes the
+  /// registration out of wherever it keeps it: so that the handler, which resumes a waiting task,
+  /// runs only once the registration is gone from every count.
+  @inlinable package func claim(accepting payload: Payload) -> Offer {
+    guard isLive else { return .ended }
+    guard accepts(payload) else { return .rejected }
+    return claimOnce() ? .claimed : .ended
+  }
+
+  /// Calls the handler of a registration that ``claim(accepting:)`` claimed.
+  @inlinable package func callClaimed(_ payload: Payload) {
+    _ = call(payload)
   }
 
   /// Claims a once-registration's invocation for someone other than a post (a wait that times

@@ -525,10 +525,11 @@ public import Synchronization
 
   /// Ends every registration.
   @usableFromInline package func removeAll() {
+    var ended: [Entry] = []
     let released = state.withLock { state -> Released in
       var entries: [Entry] = []
       walk(state) { entry, _ in entries.append(entry) }
-      for entry in entries { entry.liveness.cancel() }
+      for entry in entries where entry.liveness.cancel() { ended.append(entry) }
       // The newest first, so the oldest registration's payloads end up at the front.
       for entry in entries.reversed() { state.retention.giveBack(entry.takeUnstarted()) }
       for entry in entries { entry.index = -1 }
@@ -542,6 +543,8 @@ public import Synchronization
       return released
     }
     finish(released)
+    // A wait whose registration this ended can no longer be settled by a post.
+    for entry in ended { entry.reportRemoval() }
   }
 
   /// Calls `body` with every registered entry of the current storage and its slot; under the
@@ -629,7 +632,10 @@ public import Synchronization
   /// event's channel keeps its handlers while the key's list is removed and made again. Under
   /// the lock, so that no change falls between the list's state and the first record.
   @usableFromInline package func reportObservedChanges(to changes: ObservedChanges) {
-    state.withLock { _ in _ = observedChanges.storeIfNil(changes) }
+    state.withLock { state in
+      _ = observedChanges.storeIfNil(changes)
+      changes.follow(listObserved: state.liveCount > 0)
+    }
   }
 
   // MARK: Reading

@@ -58,7 +58,15 @@ extension Event {
   @inlinable
   func beginWaiting(where predicate: @escaping @Sendable (Payload) -> Bool) -> NextWait<Payload> {
     let waiter = NextWaiter<Payload>()
-    let entry = waiter.makeEntry(predicate)
+    return beginWaiting(waiter, entry: waiter.makeEntry(predicate), where: predicate)
+  }
+
+  /// Registers the wait of `waiter`, fed by `entry`, which `waiter.makeEntry(predicate)` made.
+  @inlinable
+  func beginWaiting(
+    _ waiter: NextWaiter<Payload>, entry: ObserverEntry<Payload>,
+    where predicate: @escaping @Sendable (Payload) -> Bool
+  ) -> NextWait<Payload> {
     var registration: Subscription?
     if replay == .untilObserved {
       // Held payloads one at a time, the predicate outside the lock, until one matches or

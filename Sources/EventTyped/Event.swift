@@ -448,8 +448,8 @@ public final class Event<Payload: Sendable>: Sendable {
     if let key { list.removeObserver(key) }
   }
 
-  /// Ends every registration: observers, types, subscriptions and ``values`` streams, which
-  /// finish.
+  /// Ends every registration: observers, types, subscriptions, ``values`` streams, which
+  /// finish, and waiting `next` calls, which throw `CancellationError`.
   ///
   /// Tokens of subscriptions ended this way report `isCancelled`. Thread-safe, and safe from a
   /// handler: the rest of a post in progress reaches nobody.

@@ -141,6 +141,7 @@ extension KeyedEvent.Channel {
 
   /// Ends every registration on this key, which removes the key; as ``Event/unregisterAll()``.
   public func unregisterAll() {
+    keyed.endWaiters(of: key)
     keyed.event(of: key)?.unregisterAll()
   }
 
@@ -165,13 +166,15 @@ extension KeyedEvent.Channel {
   /// The number of live registrations on this key; 0 for a key that has none. Purges the dead
   /// ones it finds, as ``Event/observerCount`` does.
   public var observerCount: Int {
-    keyed.event(of: key)?.observerCount ?? 0
+    let (event, waiting) = keyed.registrations(of: key)
+    return (event?.observerCount ?? 0) + waiting
   }
 
   /// Whether this key has a live registration, as far as the keyed event knows; as
   /// ``Event/isObserved``.
   public var isObserved: Bool {
-    keyed.event(of: key)?.isObserved ?? false
+    let (event, waiting) = keyed.registrations(of: key)
+    return waiting > 0 || event?.isObserved == true
   }
 
   /// Calls `handler` with `true` when this key gains its first live registration and `false`

@@ -32,10 +32,9 @@ extension KeyedEvent.Channel {
     timeout: Duration? = nil, after work: () -> Void = {},
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
-    let event = keyed.beginRegistering(key)
-    defer { keyed.endRegistering(key) }
-    return try await event.next(
-      where: predicate, timeout: timeout, after: work, isolation: isolation)
+    let wait = keyed.beginWaiting(key, where: predicate)
+    work()
+    return try await wait.outcome(timeout: timeout)
   }
 
   /// Runs `work`, then waits for the next payload posted to this key, with no filter and no
@@ -64,10 +63,14 @@ extension KeyedEvent.Channel {
     timeout: Duration? = nil, after work: nonisolated(nonsending) () async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
-    let event = keyed.beginRegistering(key)
-    defer { keyed.endRegistering(key) }
-    return try await event.next(
-      where: predicate, timeout: timeout, after: work, isolation: isolation)
+    let wait = keyed.beginWaiting(key, where: predicate)
+    do {
+      try await work()
+    } catch {
+      wait.end()
+      throw error
+    }
+    return try await wait.outcome(timeout: timeout)
   }
 
   /// Runs `work`, which may suspend or throw, then waits for the next payload posted to this

@@ -4,13 +4,26 @@ public import Synchronization
 /// A keyed event's keys: each live key's list, the observed-change handlers of its channels,
 /// and when the next sweep is due. Guarded by ``KeyedEvent/keys``.
 @usableFromInline struct KeyTable<Key: Hashable & Sendable, Payload: Sendable> {
-  @usableFromInline struct Slot {
+  /// One key's list, and the registrations under way on it.
+  @usableFromInline struct List {
     @usableFromInline let event: Event<Payload>
     @usableFromInline let registrations: RegistrationsUnderWay
 
     @inlinable init(event: Event<Payload>, registrations: RegistrationsUnderWay) {
       self.event = event
       self.registrations = registrations
+    }
+  }
+
+  /// One live key: its list, made by its first registration other than a `next`, and the
+  /// `next` calls that began waiting while it had none (see `KeyWaiters`).
+  @usableFromInline struct Slot {
+    @usableFromInline var list: List?
+    @usableFromInline var waiters: KeyWaiters<Payload>
+
+    @inlinable init(list: List? = nil) {
+      self.list = list
+      self.waiters = .none
     }
   }
 
@@ -25,22 +38,50 @@ public import Synchronization
   @usableFromInline init() {}
 
   /// What a removal took out of the table, for the caller to release after the lock: a list's
-  /// last release may release handlers, and a key may be a class whose deinit is user code.
-  @usableFromInline typealias Removed = (
-    slot: (key: Key, value: Slot), changes: (key: Key, value: ObservedChanges)?
-  )
+  /// last release may release handlers, a waiter's its predicate, and a key may be a class
+  /// whose deinit is user code. `changed` is the key's observed-change record, to deliver to.
+  @usableFromInline struct Removed {
+    @usableFromInline var slot: (key: Key, value: Slot)?
+    @usableFromInline var list: List?
+    @usableFromInline var waiters: KeyWaiters<Payload> = .none
+    @usableFromInline var changes: (key: Key, value: ObservedChanges)?
+    @usableFromInline var changed: ObservedChanges?
 
-  /// Removes the key at `index` if its list is empty and no registration is under way, with
-  /// its observed-change handlers' record if none is left.
+    @inlinable init() {}
+
+    /// Delivers the observed change the removal recorded, if any; after the lock.
+    @inlinable func finish() {
+      changed?.deliver()
+    }
+  }
+
+  /// Removes the list of the key at `index` if it is empty and no registration is under way:
+  /// with the key if no `next` waits on it either, and then its observed-change handlers'
+  /// record if none is left.
   @inlinable
-  mutating func removeIfUnused(at index: Dictionary<Key, Slot>.Index) -> Removed? {
-    let slot = slots.values[index]
-    guard !slot.registrations.any, !slot.event.list.isObserved else { return nil }
-    let removed = slots.remove(at: index)
-    guard !changes.isEmpty, let changesIndex = changes.index(forKey: removed.key),
+  mutating func removeListIfUnused(at index: Dictionary<Key, Slot>.Index) -> Removed? {
+    guard let list = slots.values[index].list, !list.registrations.any,
+      !list.event.list.isObserved
+    else { return nil }
+    var removed = Removed()
+    guard slots.values[index].waiters.isEmpty else {
+      removed.list = list
+      slots.values[index].list = nil
+      return removed
+    }
+    removeSlot(at: index, into: &removed)
+    return removed
+  }
+
+  /// Removes the key at `index`, and its observed-change record if it has no handler left.
+  @inlinable
+  mutating func removeSlot(at index: Dictionary<Key, Slot>.Index, into removed: inout Removed) {
+    let slot = slots.remove(at: index)
+    removed.slot = slot
+    guard !changes.isEmpty, let changesIndex = changes.index(forKey: slot.key),
       !changes.values[changesIndex].hasHandlers
-    else { return (removed, nil) }
-    return (removed, changes.remove(at: changesIndex))
+    else { return }
+    removed.changes = changes.remove(at: changesIndex)
   }
 }
 
@@ -76,13 +117,37 @@ extension KeyedEvent {
   func event(of key: Key) -> Event<Payload>? {
     // Through the index, so that only the event is copied out of the slot (one retain, not one
     // per field): a post reads this once per payload.
-    keys.withLock { table in table.slots.index(forKey: key).map { table.slots.values[$0].event } }
+    keys.withLock { table in
+      table.slots.index(forKey: key).flatMap { table.slots.values[$0].list?.event }
+    }
+  }
+
+  /// What a post to `key` reaches: its list and its waits, or `nil` when the key has no slot.
+  @inlinable
+  func lookUp(_ key: Key) -> (Event<Payload>?, KeyWaiters<Payload>)? {
+    // Through the index, so that only what a post reads is copied out of the slot.
+    keys.withLock { table in
+      guard let index = table.slots.index(forKey: key) else { return nil }
+      return (table.slots.values[index].list?.event, table.slots.values[index].waiters)
+    }
+  }
+
+  /// The list of `key`, if it has one now, and the number of its waiting `next` calls that are
+  /// outside it.
+  @inlinable
+  func registrations(of key: Key) -> (event: Event<Payload>?, waiting: Int) {
+    keys.withLock { table in
+      guard let index = table.slots.index(forKey: key) else { return (nil, 0) }
+      let slot = table.slots.values[index]
+      return (slot.list?.event, slot.waiters.liveCount)
+    }
   }
 
   /// The number of `key`'s registrations, without a purge.
   @inlinable
   func registeredCount(of key: Key) -> Int {
-    event(of: key)?.list.registeredCount ?? 0
+    let (event, waiting) = registrations(of: key)
+    return (event?.list.registeredCount ?? 0) + waiting
   }
 
   /// The list of `key`, made if it has none, held until the matching ``endRegistering(_:)``: the
@@ -93,16 +158,18 @@ extension KeyedEvent {
   @inlinable
   func beginRegistering(_ key: Key) -> Event<Payload> {
     let found = keys.withLock { table -> Event<Payload>? in
-      guard let index = table.slots.index(forKey: key) else { return nil }
-      return Self.enter(&table.slots.values[index])
+      guard let index = table.slots.index(forKey: key),
+        let list = table.slots.values[index].list
+      else { return nil }
+      return Self.enter(list)
     }
     if let found { return found }
     // A new key's list is made outside the lock: making an event allocates several objects, and
     // posts to every other key wait on this lock for their lookup.
-    let made = makeSlot(for: key)
+    let made = makeList(for: key)
     let (event, sweep) = keys.withLock { table -> (Event<Payload>, [Event<Payload>]?) in
-      // One hash: the slot made above is used only if no other registration made one meanwhile.
-      let event = Self.enter(&table.slots[key, default: made])
+      // One hash: the list made above is used only if no other registration made one meanwhile.
+      let event = Self.enter(made, into: &table.slots[key, default: KeyTable.Slot()])
       // The new list reports to the key's channel handlers from the critical section that
       // publishes it, so none can be added or dropped in between.
       if event === made.event, !table.changes.isEmpty, let changes = table.changes[key] {
@@ -110,54 +177,65 @@ extension KeyedEvent {
       }
       guard table.slots.count >= table.sweepAt else { return (event, nil) }
       table.sweepAt = .max
-      return (event, table.slots.values.map { $0.event })
+      return (event, table.slots.values.compactMap { $0.list?.event })
     }
     if let sweep { self.sweep(sweep) }
     return event
   }
 
   @inlinable
-  static func enter(_ slot: inout KeyTable<Key, Payload>.Slot) -> Event<Payload> {
-    slot.registrations.add(1)
-    return slot.event
+  static func enter(_ list: KeyTable<Key, Payload>.List) -> Event<Payload> {
+    list.registrations.add(1)
+    return list.event
   }
 
-  /// Ends a registration begun by ``beginRegistering(_:)``; removes the key if its list is
+  /// Enters the slot's list, giving it `made` if it has none.
+  @inlinable
+  static func enter(_ made: KeyTable<Key, Payload>.List, into slot: inout KeyTable<Key, Payload>.Slot)
+    -> Event<Payload>
+  {
+    if slot.list == nil { slot.list = made }
+    return enter(slot.list.unsafelyUnwrapped)
+  }
+
+  /// Ends a registration begun by ``beginRegistering(_:)``; removes the key's list if it is
   /// empty.
   @inlinable
   func endRegistering(_ key: Key) {
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
-      table.slots.values[index].registrations.add(-1)
-      return table.removeIfUnused(at: index)
+      table.slots.values[index].list?.registrations.add(-1)
+      return table.removeListIfUnused(at: index)
     }
     // Released after the lock (see `KeyTable.Removed`).
-    _ = removed
+    removed?.finish()
   }
 
-  /// Removes `key` if its list is empty and no registration is under way: the hook of each
+  /// Removes `key`'s list if it is empty and no registration is under way: the hook of each
   /// key's list, called when its last registration ends.
   @inlinable
   func removeIfUnused(_ key: Key, registrations: RegistrationsUnderWay) {
     // The registration under way removes the key when it ends, if the list is still empty.
     guard !registrations.any else { return }
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
-      guard let index = table.slots.index(forKey: key) else { return nil }
-      return table.removeIfUnused(at: index)
+      guard let index = table.slots.index(forKey: key),
+        table.slots.values[index].list?.registrations === registrations
+      else { return nil }
+      return table.removeListIfUnused(at: index)
     }
-    _ = removed
+    removed?.finish()
   }
 
-  /// A new key's list, which removes the key when its last registration ends.
+  /// A new key's list, which removes itself from the key when its last registration ends.
   @inlinable
-  func makeSlot(for key: Key) -> KeyTable<Key, Payload>.Slot {
+  func makeList(for key: Key) -> KeyTable<Key, Payload>.List {
     // Weak: the table holds the list, and a list may outlive its keyed event (a post in
     // progress holds it).
     let registrations = RegistrationsUnderWay()
     let event = Event<Payload>(delivery: delivery, errorChannel: errorChannel) {
       [weak self] in self?.removeIfUnused(key, registrations: registrations)
     }
-    return KeyTable.Slot(event: event, registrations: registrations)
+    return KeyTable.List(event: event, registrations: registrations)
   }
 
   /// Drops the registrations of `events` whose observers died, which removes the keys left
@@ -183,9 +261,10 @@ extension KeyedEvent {
       if let existing = table.changes[key] {
         changes = existing
       } else {
-        changes = ObservedChanges()
+        let slot = table.slots[key]
+        changes = ObservedChanges(elsewhere: slot?.waiters.liveCount ?? 0)
         table.changes[key] = changes
-        table.slots[key]?.event.list.reportObservedChanges(to: changes)
+        slot?.list?.event.list.reportObservedChanges(to: changes)
       }
       return changes.add(handler)
     }

@@ -123,7 +123,11 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   @inlinable
   func deliver(_ payload: Payload, to key: Key) -> Int {
     if let taps = taps.load(as: ObserverList<(Key, Payload)>.self) { taps.post((key, payload)) }
-    let reached = event(of: key)?.deliver(payload) ?? 0
+    var reached = 0
+    if let (event, waiters) = lookUp(key) {
+      if !waiters.isEmpty { reached = offer(payload, to: waiters, of: key) }
+      if let event { reached += event.deliver(payload) }
+    }
     if all.isObserved { all.post((key, payload)) }
     return reached
   }
@@ -132,7 +136,7 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   ///
   /// - Complexity: O(*k*) in the number of keys.
   public func unregister(_ observer: AnyObject) {
-    let events = keys.withLock { table in table.slots.values.map { $0.event } }
+    let events = keys.withLock { table in table.slots.values.compactMap { $0.list?.event } }
     for event in events { event.list.removeObserver(observer) }
   }
 

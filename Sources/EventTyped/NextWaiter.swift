@@ -10,7 +10,7 @@ import EventCore
 /// predicate again, and an `.untilObserved` event holds the posts that come after it. A timeout
 /// or a cancellation claims the registration the same way before it settles (``fail(_:claiming:)``):
 /// whichever claims first is the outcome, so no payload is taken by a wait that then throws.
-@usableFromInline final class NextWaiter<Payload: Sendable>: Sendable {
+@usableFromInline final class NextWaiter<Payload: Sendable>: RemovalObserving {
   @usableFromInline typealias Outcome = Result<Payload, any Error>
 
   @usableFromInline struct State: Sendable {
@@ -33,7 +33,7 @@ import EventCore
   @inlinable
   func makeEntry(_ predicate: @escaping @Sendable (Payload) -> Bool) -> ObserverEntry<Payload> {
     let entry = ObserverEntry<Payload>(delivery: .synchronous) { self.succeed($0) }
-    entry.runOnce(where: predicate)
+    entry.runOnce(where: predicate, removal: self)
     return entry
   }
 
@@ -50,6 +50,14 @@ import EventCore
   @inlinable
   func fail(_ error: any Error, claiming entry: ObserverEntry<Payload>) {
     guard entry.claim() else { return }
+    let resumed = state.withLock { settle(&$0, with: .failure(error)) }
+    resumed?.resume(returning: .failure(error))
+  }
+
+  /// Ends the wait with `CancellationError` when `unregisterAll()` ended its registration: no post
+  /// can claim it any more, and a timeout or a cancellation would find it claimed.
+  @usableFromInline func registrationRemoved() {
+    let error = CancellationError()
     let resumed = state.withLock { settle(&$0, with: .failure(error)) }
     resumed?.resume(returning: .failure(error))
   }
