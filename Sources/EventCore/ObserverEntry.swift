@@ -363,7 +363,7 @@ public import Synchronization
 
   /// Tells the filter's ``RemovalObserving`` that the registration was ended without a claim;
   /// after every lock. Does nothing for other registrations.
-  package func reportRemoval() {
+  @usableFromInline package func reportRemoval() {
     guard state.load(ordering: .acquiring) & Liveness.filteredBit != 0 else { return }
     unsafeDowncast(_attachment.unsafelyUnwrapped, to: OnceFilter.self).removal?
       .registrationRemoved()

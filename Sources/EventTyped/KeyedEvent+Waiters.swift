@@ -87,7 +87,7 @@ extension KeyedEvent {
   /// Offers `payload` to `waiters`, the waits of `key` a post found in its slot.
   ///
   /// - Returns: The waits reached: those whose predicate rejected it and those it claimed.
-  @usableFromInline
+  @inlinable
   func offer(_ payload: Payload, to waiters: KeyWaiters<Payload>, of key: Key) -> Int {
     var reached = 0
     var claimed = KeyWaiters<Payload>.none
@@ -143,7 +143,7 @@ extension KeyedEvent {
 
   /// Takes the claimed waits out of `key`'s slot, and the key out of the table if nothing is
   /// left on it.
-  @usableFromInline
+  @inlinable
   func dropEndedWaiters(of key: Key) {
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
@@ -167,7 +167,7 @@ extension KeyedEvent {
 extension KeyedEvent {
   /// Ends every wait in `key`'s slot, for the channel's `unregisterAll()`: each throws
   /// `CancellationError`, as a `next` in a list does.
-  @usableFromInline
+  @inlinable
   func endWaiters(of key: Key) {
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }

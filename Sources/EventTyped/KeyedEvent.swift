@@ -30,6 +30,11 @@ import EventCore
 /// read it (a server registers per request), and a lock-free table would make each of those pay
 /// for a new table or for hazard tracking on every post.
 ///
+/// A key whose registrations are all waiting `next` calls (a request waiting for its reply) has
+/// no list: its waits are kept in the table beside the key, and a post offers them the payload
+/// before the key's list, if it has one. See the "Request and reply" article for the order this
+/// keeps.
+///
 /// ### Threading
 /// Every member is thread-safe. Handlers run as ``delivery`` says, or on the actor they are
 /// isolated to, per key exactly as they would on an ``Event`` with that delivery. ``reentrancy``

@@ -15,7 +15,9 @@ import EventCore
 
   @usableFromInline struct State: Sendable {
     @usableFromInline var outcome: Outcome?
-    @usableFromInline var continuation: CheckedContinuation<Outcome, Never>?
+    /// Resumed without a value: the task reads the outcome from here. A continuation of the
+    /// payload's type would be copied through its generic metadata, looked up on every wait.
+    @usableFromInline var continuation: UnsafeContinuation<Void, Never>?
 
     @inlinable init() {}
   }
@@ -42,7 +44,7 @@ import EventCore
   @inlinable
   func succeed(_ payload: Payload) {
     let resumed = state.withLock { settle(&$0, with: .success(payload)) }
-    resumed?.resume(returning: .success(payload))
+    resumed?.resume()
   }
 
   /// Ends the wait with `error`, unless a post claimed `entry` first; the claim takes the
@@ -51,7 +53,7 @@ import EventCore
   func fail(_ error: any Error, claiming entry: ObserverEntry<Payload>) {
     guard entry.claim() else { return }
     let resumed = state.withLock { settle(&$0, with: .failure(error)) }
-    resumed?.resume(returning: .failure(error))
+    resumed?.resume()
   }
 
   /// Ends the wait with `CancellationError` when `unregisterAll()` ended its registration: no post
@@ -59,7 +61,7 @@ import EventCore
   @usableFromInline func registrationRemoved() {
     let error = CancellationError()
     let resumed = state.withLock { settle(&$0, with: .failure(error)) }
-    resumed?.resume(returning: .failure(error))
+    resumed?.resume()
   }
 
   /// Suspends until the wait has its outcome (at once if it has), or the task is cancelled,
@@ -69,27 +71,28 @@ import EventCore
     claiming entry: ObserverEntry<Payload>, isolation: isolated (any Actor)? = #isolation
   ) async -> Outcome {
     await withTaskCancellationHandler {
-      await withCheckedContinuation(isolation: isolation) {
-        (continuation: CheckedContinuation<Outcome, Never>) in
-        let now = state.withLock { state -> Outcome? in
-          if let outcome = state.outcome { return outcome }
+      // Unsafe: `settle` hands the continuation out once, under the lock, and clears it.
+      await withUnsafeContinuation(isolation: isolation) {
+        (continuation: UnsafeContinuation<Void, Never>) in
+        let settled = state.withLock { state -> Bool in
+          if state.outcome != nil { return true }
           state.continuation = continuation
-          return nil
+          return false
         }
-        if let now { continuation.resume(returning: now) }
+        if settled { continuation.resume() }
       }
     } onCancel: {
       fail(CancellationError(), claiming: entry)
     }
+    // Set before the continuation was resumed, and never changed after.
+    return state.withLock { $0.outcome.unsafelyUnwrapped }
   }
 
   /// Records the first outcome, under the lock.
   ///
   /// - Returns: The continuation to resume with it, after the lock, if the task waits already.
   @inlinable
-  func settle(_ state: inout State, with outcome: Outcome)
-    -> CheckedContinuation<Outcome, Never>?
-  {
+  func settle(_ state: inout State, with outcome: Outcome) -> UnsafeContinuation<Void, Never>? {
     guard state.outcome == nil else { return nil }
     state.outcome = outcome
     defer { state.continuation = nil }
