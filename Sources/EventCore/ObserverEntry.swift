@@ -369,32 +369,6 @@ public import Synchronization
       .registrationRemoved()
   }
 
-  /// What ``claim(accepting:)`` did with a payload.
-  @usableFromInline package enum Offer {
-    /// The registration had ended (claimed or cancelled): nothing was reached.
-    case ended
-    /// The filter rejected the payload; the registration stays.
-    case rejected
-    /// The payload passed and this caller claimed the registration: it calls
-    /// ``callClaimed(_:)`` with it.
-    case claimed
-  }
-
-  /// Offers `payload` to a filtered once-registration kept outside any list (a keyed event's
-  /// waiting `next`), as a post would, but leaves the call to the caller, who first takes the
-  /// registration out of wherever it keeps it: so that the handler, which resumes a waiting task,
-  /// runs only once the registration is gone from every count.
-  @inlinable package func claim(accepting payload: Payload) -> Offer {
-    guard isLive else { return .ended }
-    guard accepts(payload) else { return .rejected }
-    return claimOnce() ? .claimed : .ended
-  }
-
-  /// Calls the handler of a registration that ``claim(accepting:)`` claimed.
-  @inlinable package func callClaimed(_ payload: Payload) {
-    _ = call(payload)
-  }
-
   /// Claims a once-registration's invocation for someone other than a post (a wait that times
   /// out): afterwards no post runs it. Leaves the list.
   ///

@@ -111,16 +111,7 @@ extension Event {
   func outcome(timeout: Duration?, isolation: isolated (any Actor)? = #isolation) async throws
     -> Payload
   {
-    let outcome: NextWaiter<Payload>.Outcome
-    if let timeout {
-      let timer = TimeoutTimer(timeout) { [waiter, entry] in
-        waiter.fail(EventTimeout(timeout: timeout), claiming: entry)
-      }
-      outcome = await waiter.outcome(claiming: entry)
-      await timer.end()
-    } else {
-      outcome = await waiter.outcome(claiming: entry)
-    }
+    let outcome = await waiter.outcome(claiming: entry, timeout: timeout)
     registration?.cancel()
     return try outcome.get()
   }

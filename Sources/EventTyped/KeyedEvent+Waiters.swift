@@ -7,7 +7,8 @@ import EventCore
 /// A key's list is a full ``Event`` (its list, lock, storage and removal hook): making and
 /// freeing one per request cost more than the wait itself. A waiting `next` needs none of it: it
 /// runs on the posting thread whatever the delivery, once, and takes no replay. So a key whose
-/// registrations are waits holds their entries here, in registration order, and a post offers
+/// registrations are waits holds their waiters here, in registration order, each claimed by
+/// whichever of its outcomes comes first, with no list entry at all; and a post offers
 /// the payload to each (its predicate outside the lock), takes the claimed ones out of the slot
 /// and only then resumes them, so a finished wait is out of every count before its task runs.
 ///
@@ -18,8 +19,8 @@ import EventCore
 @usableFromInline enum KeyWaiters<Payload: Sendable> {
   case none
   /// One wait, without the allocation of an array: the request/reply case.
-  case one(ObserverEntry<Payload>)
-  case many([ObserverEntry<Payload>])
+  case one(SlotWait<Payload>)
+  case many([SlotWait<Payload>])
 
   @inlinable var isEmpty: Bool {
     if case .none = self { return true }
@@ -30,19 +31,19 @@ import EventCore
   @inlinable var liveCount: Int {
     switch self {
     case .none: 0
-    case .one(let entry): entry.isLive ? 1 : 0
-    case .many(let entries): entries.reduce(0) { $0 + ($1.isLive ? 1 : 0) }
+    case .one(let wait): wait.waiter.isLive ? 1 : 0
+    case .many(let waits): waits.reduce(0) { $0 + ($1.waiter.isLive ? 1 : 0) }
     }
   }
 
-  @inlinable mutating func append(_ entry: ObserverEntry<Payload>) {
+  @inlinable mutating func append(_ wait: SlotWait<Payload>) {
     switch self {
-    case .none: self = .one(entry)
-    case .one(let first): self = .many([first, entry])
-    case .many(var entries):
+    case .none: self = .one(wait)
+    case .one(let first): self = .many([first, wait])
+    case .many(var waits):
       self = .none
-      entries.append(entry)
-      self = .many(entries)
+      waits.append(wait)
+      self = .many(waits)
     }
   }
 
@@ -51,15 +52,15 @@ import EventCore
     switch self {
     case .none:
       return .none
-    case .one(let entry):
-      guard !entry.isLive else { return .none }
+    case .one(let wait):
+      guard !wait.waiter.isLive else { return .none }
       self = .none
-      return .one(entry)
-    case .many(let entries):
-      var kept: [ObserverEntry<Payload>] = []
+      return .one(wait)
+    case .many(let waits):
+      var kept: [SlotWait<Payload>] = []
       var ended = KeyWaiters.none
-      for entry in entries {
-        if entry.isLive { kept.append(entry) } else { ended.append(entry) }
+      for wait in waits {
+        if wait.waiter.isLive { kept.append(wait) } else { ended.append(wait) }
       }
       self = kept.isEmpty ? .none : kept.count == 1 ? .one(kept[0]) : .many(kept)
       return ended
@@ -70,15 +71,15 @@ import EventCore
     switch self {
     case .none: 0
     case .one: 1
-    case .many(let entries): entries.count
+    case .many(let waits): waits.count
     }
   }
 
-  @inlinable func forEach(_ body: (ObserverEntry<Payload>) -> Void) {
+  @inlinable func forEach(_ body: (SlotWait<Payload>) -> Void) {
     switch self {
     case .none: break
-    case .one(let entry): body(entry)
-    case .many(let entries): for entry in entries { body(entry) }
+    case .one(let wait): body(wait)
+    case .many(let waits): for wait in waits { body(wait) }
     }
   }
 }
@@ -91,18 +92,16 @@ extension KeyedEvent {
   func offer(_ payload: Payload, to waiters: KeyWaiters<Payload>, of key: Key) -> Int {
     var reached = 0
     var claimed = KeyWaiters<Payload>.none
-    waiters.forEach { entry in
-      switch entry.claim(accepting: payload) {
-      case .ended: break
-      case .rejected: reached += 1
-      case .claimed:
-        reached += 1
-        claimed.append(entry)
-      }
+    waiters.forEach { wait in
+      // As a post offers a filtered once-registration: a rejected payload counts as reached.
+      guard wait.waiter.isLive else { return }
+      reached += 1
+      if wait.accepts(payload), wait.waiter.claim() { claimed.append(wait) }
     }
     guard !claimed.isEmpty else { return reached }
+    // Out of the slot before the waits resume, so a returned `next` is in no count.
     dropEndedWaiters(of: key)
-    claimed.forEach { $0.callClaimed(payload) }
+    claimed.forEach { $0.waiter.succeed(payload) }
     return reached
   }
 
@@ -113,10 +112,10 @@ extension KeyedEvent {
   {
     // Made before the lock, which posts to every other key take for their lookup.
     let waiter = NextWaiter<Payload>()
-    let entry = waiter.makeEntry(predicate)
+    let wait = SlotWait(waiter: waiter, accepts: predicate)
     let (event, changed) = keys.withLock { table -> (Event<Payload>?, ObservedChanges?) in
       // One hash for the lookup and the insertion.
-      let event = Self.wait(entry, in: &table.slots[key, default: KeyTable.Slot()])
+      let event = Self.wait(wait, in: &table.slots[key, default: KeyTable.Slot()])
       guard event == nil, !table.changes.isEmpty, let changes = table.changes[key] else {
         return (event, nil)
       }
@@ -124,20 +123,21 @@ extension KeyedEvent {
       return (nil, changes)
     }
     changed?.deliver()
-    guard let event else { return KeyedWait(keyed: self, key: key, waiter: waiter, entry: entry) }
+    guard let event else { return KeyedWait(keyed: self, key: key, waiter: waiter, entry: nil) }
     defer { endRegistering(key) }
-    let wait = event.beginWaiting(waiter, entry: entry, where: predicate)
-    return KeyedWait(keyed: self, key: key, wait: wait)
+    let entry = waiter.makeEntry(predicate)
+    _ = event.beginWaiting(waiter, entry: entry, where: predicate)
+    return KeyedWait(keyed: self, key: key, waiter: waiter, entry: entry)
   }
 
-  /// Adds `entry` to the slot's waits if it has no list; otherwise enters the list and returns
+  /// Adds `wait` to the slot's waits if it has no list; otherwise enters the list and returns
   /// it, for the caller to register on and then end with ``endRegistering(_:)``.
   @inlinable
-  static func wait(_ entry: ObserverEntry<Payload>, in slot: inout KeyTable<Key, Payload>.Slot)
+  static func wait(_ wait: SlotWait<Payload>, in slot: inout KeyTable<Key, Payload>.Slot)
     -> Event<Payload>?
   {
     if let list = slot.list { return enter(list) }
-    slot.waiters.append(entry)
+    slot.waiters.append(wait)
     return nil
   }
 
@@ -183,56 +183,64 @@ extension KeyedEvent {
     }
     guard let removed else { return }
     removed.finish()
-    removed.waiters.forEach { entry in
-      if entry.claim() { entry.reportRemoval() }
+    removed.waiters.forEach { wait in
+      if wait.waiter.claim() { wait.waiter.registrationRemoved() }
     }
   }
 }
 
-/// A `next` registered on a key, in its slot or in its list, and how it ends.
+/// A wait kept in a key's slot: its waiter, which it claims itself, and its predicate.
+@usableFromInline struct SlotWait<Payload: Sendable> {
+  @usableFromInline let waiter: NextWaiter<Payload>
+  @usableFromInline let accepts: @Sendable (Payload) -> Bool
+
+  @inlinable init(waiter: NextWaiter<Payload>, accepts: @escaping @Sendable (Payload) -> Bool) {
+    self.waiter = waiter
+    self.accepts = accepts
+  }
+}
+
+/// A `next` registered on a key, in its slot (no `entry`) or in its list, and how it ends.
 @usableFromInline struct KeyedWait<Key: Hashable & Sendable, Payload: Sendable> {
   @usableFromInline let keyed: KeyedEvent<Key, Payload>
   @usableFromInline let key: Key
-  @usableFromInline let wait: NextWait<Payload>
-  /// Whether the wait is in the key's slot, which its end must leave when no post did.
-  @usableFromInline let inSlot: Bool
+  @usableFromInline let waiter: NextWaiter<Payload>
+  /// The wait's registration in the key's list, or `nil` when it is in the key's slot.
+  @usableFromInline let entry: ObserverEntry<Payload>?
 
   @inlinable
   init(
     keyed: KeyedEvent<Key, Payload>, key: Key, waiter: NextWaiter<Payload>,
-    entry: ObserverEntry<Payload>
+    entry: ObserverEntry<Payload>?
   ) {
     self.keyed = keyed
     self.key = key
-    self.wait = NextWait(waiter: waiter, entry: entry, registration: nil)
-    self.inSlot = true
-  }
-
-  @inlinable init(keyed: KeyedEvent<Key, Payload>, key: Key, wait: NextWait<Payload>) {
-    self.keyed = keyed
-    self.key = key
-    self.wait = wait
-    self.inSlot = false
+    self.waiter = waiter
+    self.entry = entry
   }
 
   /// Waits for the outcome, at most `timeout` from now. A post that claims the wait takes it out
-  /// of the slot; a timeout or a cancellation leaves it here, before the call throws.
+  /// of the slot or the list; a timeout or a cancellation takes it out before the call throws.
   @inlinable
   func outcome(timeout: Duration?, isolation: isolated (any Actor)? = #isolation) async throws
     -> Payload
   {
-    do {
-      return try await wait.outcome(timeout: timeout)
-    } catch {
-      if inSlot { keyed.dropEndedWaiters(of: key) }
-      throw error
+    guard let entry else {
+      let outcome = await waiter.outcome(claiming: waiter, timeout: timeout)
+      if case .failure = outcome { keyed.dropEndedWaiters(of: key) }
+      return try outcome.get()
     }
+    return try await waiter.outcome(claiming: entry, timeout: timeout).get()
   }
 
   /// Ends the wait without an outcome, for work that threw.
   @inlinable
   func end() {
-    wait.end()
-    if inSlot { keyed.dropEndedWaiters(of: key) }
+    guard let entry else {
+      _ = waiter.claim()
+      keyed.dropEndedWaiters(of: key)
+      return
+    }
+    _ = entry.claim()
   }
 }

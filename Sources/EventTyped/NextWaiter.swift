@@ -1,4 +1,5 @@
 import EventCore
+public import Synchronization
 
 /// The outcome of one ``Event/next(where:timeout:after:isolation:)-3fw03`` call: the first of a
 /// matching payload, the timeout and the task's cancellation to arrive, and the continuation
@@ -23,11 +24,15 @@ import EventCore
   }
 
   @usableFromInline let state: Lock<State>
+  /// Whether the wait was claimed, when it is kept outside any list (a keyed event's slot) and
+  /// so has no entry to claim; see ``claim()``.
+  @usableFromInline let claimed: Atomic<Bool>
 
   // The lock is made here rather than by a property initializer, which the module runs
   // unspecialized: at the payload's type, making it looks up no metadata.
   @inlinable init() {
     state = Lock(State())
+    claimed = Atomic(false)
   }
 
   /// The registration that feeds this wait, not yet registered: it holds the waiter, and the
@@ -50,7 +55,7 @@ import EventCore
   /// Ends the wait with `error`, unless a post claimed `entry` first; the claim takes the
   /// registration out of its list.
   @inlinable
-  func fail(_ error: any Error, claiming entry: ObserverEntry<Payload>) {
+  func fail(_ error: any Error, claiming entry: some WaitClaim) {
     guard entry.claim() else { return }
     let resumed = state.withLock { settle(&$0, with: .failure(error)) }
     resumed?.resume()
@@ -68,7 +73,7 @@ import EventCore
   /// which fails it unless a post claimed `entry` first.
   @inlinable
   func outcome(
-    claiming entry: ObserverEntry<Payload>, isolation: isolated (any Actor)? = #isolation
+    claiming entry: some WaitClaim, isolation: isolated (any Actor)? = #isolation
   ) async -> Outcome {
     await withTaskCancellationHandler {
       // Unsafe: `settle` hands the continuation out once, under the lock, and clears it.
@@ -88,6 +93,21 @@ import EventCore
     return state.withLock { $0.outcome.unsafelyUnwrapped }
   }
 
+  /// Suspends until the wait has its outcome, at most `timeout` from now (`nil`: no bound).
+  @inlinable
+  func outcome(
+    claiming claim: some WaitClaim, timeout: Duration?,
+    isolation: isolated (any Actor)? = #isolation
+  ) async -> Outcome {
+    guard let timeout else { return await outcome(claiming: claim) }
+    let timer = TimeoutTimer(timeout) { [self] in
+      fail(EventTimeout(timeout: timeout), claiming: claim)
+    }
+    let outcome = await outcome(claiming: claim)
+    await timer.end()
+    return outcome
+  }
+
   /// Records the first outcome, under the lock.
   ///
   /// - Returns: The continuation to resume with it, after the lock, if the task waits already.
@@ -97,5 +117,26 @@ import EventCore
     state.outcome = outcome
     defer { state.continuation = nil }
     return state.continuation
+  }
+}
+
+/// What a wait's outcomes race to claim: its entry in a list, or, for a wait kept outside any
+/// list, the waiter itself. The first claim wins; every other outcome is dropped.
+@usableFromInline protocol WaitClaim: AnyObject, Sendable {
+  /// Claims the wait. Returns `false` when another outcome claimed it first.
+  func claim() -> Bool
+}
+
+extension ObserverEntry: WaitClaim {}
+
+extension NextWaiter: WaitClaim {
+  /// Claims a wait kept outside any list.
+  @inlinable func claim() -> Bool {
+    !claimed.exchange(true, ordering: .acquiringAndReleasing)
+  }
+
+  /// Whether no outcome has claimed a wait kept outside any list.
+  @inlinable var isLive: Bool {
+    !claimed.load(ordering: .acquiring)
   }
 }
