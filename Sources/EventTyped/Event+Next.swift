@@ -93,8 +93,35 @@ extension Event {
   }
 }
 
+/// A registered `next`, on an event or a key: what the forms whose work is async share.
+@usableFromInline protocol PendingWait {
+  associatedtype Payload: Sendable
+  /// Waits for the outcome, at most `timeout` from now, and ends the registration.
+  func outcome(timeout: Duration?, isolation: isolated (any Actor)?) async throws -> Payload
+  /// Ends the wait without an outcome, for work that threw.
+  func end()
+}
+
+extension PendingWait {
+  /// Runs `work`, then waits for the outcome; when `work` throws, ends the wait (a reply that
+  /// arrived meanwhile is dropped with it) and rethrows.
+  @inlinable
+  func outcome(
+    after work: nonisolated(nonsending) () async throws -> Void, timeout: Duration?,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Payload {
+    do {
+      try await work()
+    } catch {
+      end()
+      throw error
+    }
+    return try await outcome(timeout: timeout, isolation: isolation)
+  }
+}
+
 /// A registered `next`: its waiter, the registration that feeds it, and the token that ends it.
-@usableFromInline struct NextWait<Payload: Sendable> {
+@usableFromInline struct NextWait<Payload: Sendable>: PendingWait {
   @usableFromInline let waiter: NextWaiter<Payload>
   @usableFromInline let entry: ObserverEntry<Payload>
   @usableFromInline let registration: Subscription?
@@ -182,14 +209,7 @@ extension Event {
     timeout: Duration? = nil, after work: nonisolated(nonsending) () async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
-    let wait = beginWaiting(where: predicate)
-    do {
-      try await work()
-    } catch {
-      wait.end()
-      throw error
-    }
-    return try await wait.outcome(timeout: timeout)
+    try await beginWaiting(where: predicate).outcome(after: work, timeout: timeout)
   }
 
   /// Runs `work`, which may suspend or throw, then waits for the next payload, with no filter

@@ -63,14 +63,7 @@ extension KeyedEvent.Channel {
     timeout: Duration? = nil, after work: nonisolated(nonsending) () async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Payload {
-    let wait = keyed.beginWaiting(key, where: predicate)
-    do {
-      try await work()
-    } catch {
-      wait.end()
-      throw error
-    }
-    return try await wait.outcome(timeout: timeout)
+    try await keyed.beginWaiting(key, where: predicate).outcome(after: work, timeout: timeout)
   }
 
   /// Runs `work`, which may suspend or throw, then waits for the next payload posted to this

@@ -201,7 +201,7 @@ extension KeyedEvent {
 }
 
 /// A `next` registered on a key, in its slot (no `entry`) or in its list, and how it ends.
-@usableFromInline struct KeyedWait<Key: Hashable & Sendable, Payload: Sendable> {
+@usableFromInline struct KeyedWait<Key: Hashable & Sendable, Payload: Sendable>: PendingWait {
   @usableFromInline let keyed: KeyedEvent<Key, Payload>
   @usableFromInline let key: Key
   @usableFromInline let waiter: NextWaiter<Payload>
