@@ -18,12 +18,27 @@ public import Synchronization
   /// One live key: its list, made by its first registration other than a `next`, and the
   /// `next` calls that began waiting while it had none (see `KeyWaiters`).
   @usableFromInline struct Slot {
-    @usableFromInline var list: List?
+    // The list's two references apart, so that a post copies out the event alone: reading an
+    // optional `List` copies both (two more retains and releases, and outlined copies).
+    @usableFromInline var event: Event<Payload>?
+    @usableFromInline var registrations: RegistrationsUnderWay?
     @usableFromInline var waiters: KeyWaiters<Payload>
 
-    @inlinable init(list: List? = nil) {
-      self.list = list
+    @inlinable init() {
+      self.event = nil
+      self.registrations = nil
       self.waiters = .none
+    }
+
+    @inlinable var list: List? {
+      get {
+        guard let event, let registrations else { return nil }
+        return List(event: event, registrations: registrations)
+      }
+      set {
+        event = newValue?.event
+        registrations = newValue?.registrations
+      }
     }
   }
 
@@ -118,7 +133,7 @@ extension KeyedEvent {
     // Through the index, so that only the event is copied out of the slot (one retain, not one
     // per field): a post reads this once per payload.
     keys.withLock { table in
-      table.slots.index(forKey: key).flatMap { table.slots.values[$0].list?.event }
+      table.slots.index(forKey: key).flatMap { table.slots.values[$0].event }
     }
   }
 
@@ -128,7 +143,10 @@ extension KeyedEvent {
     // Through the index, so that only what a post reads is copied out of the slot.
     keys.withLock { table in
       guard let index = table.slots.index(forKey: key) else { return nil }
-      return (table.slots.values[index].list?.event, table.slots.values[index].waiters)
+      let event = table.slots.values[index].event
+      // Checked in place: copying the waits out costs an outlined copy even when there are none.
+      guard !table.slots.values[index].waiters.isEmpty else { return (event, .none) }
+      return (event, table.slots.values[index].waiters)
     }
   }
 
@@ -138,8 +156,7 @@ extension KeyedEvent {
   func registrations(of key: Key) -> (event: Event<Payload>?, waiting: Int) {
     keys.withLock { table in
       guard let index = table.slots.index(forKey: key) else { return (nil, 0) }
-      let slot = table.slots.values[index]
-      return (slot.list?.event, slot.waiters.liveCount)
+      return (table.slots.values[index].event, table.slots.values[index].waiters.liveCount)
     }
   }
 
@@ -177,7 +194,7 @@ extension KeyedEvent {
       }
       guard table.slots.count >= table.sweepAt else { return (event, nil) }
       table.sweepAt = .max
-      return (event, table.slots.values.compactMap { $0.list?.event })
+      return (event, table.slots.values.compactMap { $0.event })
     }
     if let sweep { self.sweep(sweep) }
     return event
@@ -194,7 +211,7 @@ extension KeyedEvent {
   static func enter(_ made: KeyTable<Key, Payload>.List, into slot: inout KeyTable<Key, Payload>.Slot)
     -> Event<Payload>
   {
-    if slot.list == nil { slot.list = made }
+    if slot.event == nil { slot.list = made }
     return enter(slot.list.unsafelyUnwrapped)
   }
 
@@ -204,7 +221,7 @@ extension KeyedEvent {
   func endRegistering(_ key: Key) {
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
-      table.slots.values[index].list?.registrations.add(-1)
+      table.slots.values[index].registrations?.add(-1)
       return table.removeListIfUnused(at: index)
     }
     // Released after the lock (see `KeyTable.Removed`).
@@ -219,7 +236,7 @@ extension KeyedEvent {
     guard !registrations.any else { return }
     let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key),
-        table.slots.values[index].list?.registrations === registrations
+        table.slots.values[index].registrations === registrations
       else { return nil }
       return table.removeListIfUnused(at: index)
     }

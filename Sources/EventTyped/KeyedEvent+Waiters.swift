@@ -154,7 +154,7 @@ extension KeyedEvent {
         changes.recordElsewhere(-removed.waiters.count)
         removed.changed = changes
       }
-      if table.slots.values[index].waiters.isEmpty && table.slots.values[index].list == nil {
+      if table.slots.values[index].waiters.isEmpty && table.slots.values[index].event == nil {
         table.removeSlot(at: index, into: &removed)
       }
       return removed
@@ -178,7 +178,7 @@ extension KeyedEvent {
         changes.recordElsewhere(-removed.waiters.count)
         removed.changed = changes
       }
-      if table.slots.values[index].list == nil { table.removeSlot(at: index, into: &removed) }
+      if table.slots.values[index].event == nil { table.removeSlot(at: index, into: &removed) }
       return removed
     }
     guard let removed else { return }

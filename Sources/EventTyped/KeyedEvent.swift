@@ -141,7 +141,7 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   ///
   /// - Complexity: O(*k*) in the number of keys.
   public func unregister(_ observer: AnyObject) {
-    let events = keys.withLock { table in table.slots.values.compactMap { $0.list?.event } }
+    let events = keys.withLock { table in table.slots.values.compactMap { $0.event } }
     for event in events { event.list.removeObserver(observer) }
   }
 
