@@ -208,7 +208,9 @@ extension KeyedEvent {
 
   /// Enters the slot's list, giving it `made` if it has none.
   @inlinable
-  static func enter(_ made: KeyTable<Key, Payload>.List, into slot: inout KeyTable<Key, Payload>.Slot)
+  static func enter(
+    _ made: KeyTable<Key, Payload>.List, into slot: inout KeyTable<Key, Payload>.Slot
+  )
     -> Event<Payload>
   {
     if slot.event == nil { slot.list = made }

@@ -125,7 +125,9 @@ struct KeyedEventSlotWaitTests {
     #expect(await cancelled.value)
   }
 
-  @Test("unregisterAll ends waiting next calls, which throw CancellationError", arguments: [false, true])
+  @Test(
+    "unregisterAll ends waiting next calls, which throw CancellationError",
+    arguments: [false, true])
   func unregisterAllEndsWaits(timed: Bool) async throws {
     let event = Event<Int>()
     let keyed = KeyedEvent<Int, Int>()
@@ -139,7 +141,9 @@ struct KeyedEventSlotWaitTests {
     while event.observerCount < 1 || keyed[1].observerCount < 1 { await Task.yield() }
     // A key with a list: its wait is in the list.
     let token = keyed[2].subscribe { _ in }
-    let inList = Task { do { _ = try await keyed[2].next(timeout: timeout) } catch { record(error) } }
+    let inList = Task {
+      do { _ = try await keyed[2].next(timeout: timeout) } catch { record(error) }
+    }
     while keyed[2].observerCount < 2 { await Task.yield() }
     event.unregisterAll()
     keyed[1].unregisterAll()
