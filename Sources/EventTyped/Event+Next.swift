@@ -38,8 +38,9 @@ extension Event {
   ///   - isolation: The actor that `work` runs on: the caller's, by default, which lets `work`
   ///     use the caller's state without being `Sendable`.
   /// - Returns: The first matching payload.
-  /// - Throws: `CancellationError` when the task is cancelled before a payload matches, and
-  ///   ``/EventCore/EventTimeout`` when `timeout` passes first. A payload that matched first
+  /// - Throws: `CancellationError` when the task is cancelled before a payload matches (or
+  ///   ``unregisterAll()`` ends the wait), and ``/EventCore/EventTimeout`` when `timeout` passes
+  ///   first. A payload that matched first
   ///   wins, also over a cancellation that came before the call: `work`'s reply is returned.
   ///   Neither leaves a registration or a task behind.
   @inlinable

@@ -24,7 +24,8 @@ extension KeyedEvent.Channel {
   ///     registration.
   ///   - isolation: The actor that `work` runs on: the caller's, by default.
   /// - Returns: The first matching payload.
-  /// - Throws: `CancellationError` when the task is cancelled first, and
+  /// - Throws: `CancellationError` when the task is cancelled first (or ``unregisterAll()``
+  ///   ends the wait), and
   ///   ``/EventCore/EventTimeout`` when `timeout` passes first.
   @inlinable
   public func next(

@@ -47,6 +47,12 @@ import EventCore
     }
   }
 
+  /// Removes every wait, and returns them.
+  @inlinable mutating func removeAll() -> KeyWaiters {
+    defer { self = .none }
+    return self
+  }
+
   /// Removes the claimed waits, in order, and returns them.
   @inlinable mutating func removeEnded() -> KeyWaiters {
     switch self {
@@ -145,10 +151,31 @@ extension KeyedEvent {
   /// left on it.
   @inlinable
   func dropEndedWaiters(of key: Key) {
-    let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
+    // Released after the lock (see `KeyTable.Removed`).
+    takeWaiters(of: key) { $0.removeEnded() }?.finish()
+  }
+
+  /// Ends every wait in `key`'s slot, for the channel's `unregisterAll()`: each throws
+  /// `CancellationError`, as a `next` in a list does.
+  @inlinable
+  func endWaiters(of key: Key) {
+    guard let removed = takeWaiters(of: key, { $0.removeAll() }) else { return }
+    removed.finish()
+    removed.waiters.forEach { wait in
+      if wait.waiter.claim() { wait.waiter.registrationRemoved() }
+    }
+  }
+
+  /// Takes what `take` removes from `key`'s waits out of the table, with the key if nothing is
+  /// left on it, and records the change for the key's observed-change handlers.
+  @inlinable
+  func takeWaiters(of key: Key, _ take: (inout KeyWaiters<Payload>) -> KeyWaiters<Payload>)
+    -> KeyTable<Key, Payload>.Removed?
+  {
+    keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
       guard let index = table.slots.index(forKey: key) else { return nil }
       var removed = KeyTable<Key, Payload>.Removed()
-      removed.waiters = table.slots.values[index].waiters.removeEnded()
+      removed.waiters = take(&table.slots.values[index].waiters)
       guard !removed.waiters.isEmpty else { return nil }
       if !table.changes.isEmpty, let changes = table.changes[key] {
         changes.recordElsewhere(-removed.waiters.count)
@@ -158,33 +185,6 @@ extension KeyedEvent {
         table.removeSlot(at: index, into: &removed)
       }
       return removed
-    }
-    // Released after the lock (see `KeyTable.Removed`).
-    removed?.finish()
-  }
-}
-
-extension KeyedEvent {
-  /// Ends every wait in `key`'s slot, for the channel's `unregisterAll()`: each throws
-  /// `CancellationError`, as a `next` in a list does.
-  @inlinable
-  func endWaiters(of key: Key) {
-    let removed = keys.withLock { table -> KeyTable<Key, Payload>.Removed? in
-      guard let index = table.slots.index(forKey: key) else { return nil }
-      var removed = KeyTable<Key, Payload>.Removed()
-      swap(&removed.waiters, &table.slots.values[index].waiters)
-      guard !removed.waiters.isEmpty else { return nil }
-      if !table.changes.isEmpty, let changes = table.changes[key] {
-        changes.recordElsewhere(-removed.waiters.count)
-        removed.changed = changes
-      }
-      if table.slots.values[index].event == nil { table.removeSlot(at: index, into: &removed) }
-      return removed
-    }
-    guard let removed else { return }
-    removed.finish()
-    removed.waiters.forEach { wait in
-      if wait.waiter.claim() { wait.waiter.registrationRemoved() }
     }
   }
 }

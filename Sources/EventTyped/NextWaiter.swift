@@ -11,6 +11,8 @@ public import Synchronization
 /// predicate again, and an `.untilObserved` event holds the posts that come after it. A timeout
 /// or a cancellation claims the registration the same way before it settles (``fail(_:claiming:)``):
 /// whichever claims first is the outcome, so no payload is taken by a wait that then throws.
+/// A wait kept in a keyed event's slot has no entry: its outcomes claim the waiter itself
+/// (``claim()``).
 @usableFromInline final class NextWaiter<Payload: Sendable>: RemovalObserving {
   @usableFromInline typealias Outcome = Result<Payload, any Error>
 
@@ -50,8 +52,7 @@ public import Synchronization
   /// caller took from the hold and the predicate accepted.
   @inlinable
   func succeed(_ payload: Payload) {
-    let resumed = state.withLock { settle(&$0, with: .success(payload)) }
-    resumed?.resume()
+    finish(with: .success(payload))
   }
 
   /// Ends the wait with `error`, unless a post claimed `entry` first; the claim takes the
@@ -59,16 +60,13 @@ public import Synchronization
   @inlinable
   func fail(_ error: any Error, claiming entry: some WaitClaim) {
     guard entry.claim() else { return }
-    let resumed = state.withLock { settle(&$0, with: .failure(error)) }
-    resumed?.resume()
+    finish(with: .failure(error))
   }
 
   /// Ends the wait with `CancellationError` when `unregisterAll()` ended its registration: no post
   /// can claim it any more, and a timeout or a cancellation would find it claimed.
   @usableFromInline func registrationRemoved() {
-    let error = CancellationError()
-    let resumed = state.withLock { settle(&$0, with: .failure(error)) }
-    resumed?.resume()
+    finish(with: .failure(CancellationError()))
   }
 
   /// Suspends until the wait has its outcome (at once if it has), or the task is cancelled,
@@ -107,6 +105,13 @@ public import Synchronization
     let outcome = await outcome(claiming: claim)
     await timer.end()
     return outcome
+  }
+
+  /// Records `outcome` unless another came first, and resumes the task if it waits already.
+  @inlinable
+  func finish(with outcome: Outcome) {
+    let resumed = state.withLock { settle(&$0, with: outcome) }
+    resumed?.resume()
   }
 
   /// Records the first outcome, under the lock.
