@@ -39,6 +39,7 @@ public struct Backlog: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameter limit: The most calls that wait; at least 1, or the program stops with a
   ///   message that names the value.
+  /// - Returns: The backlog that keeps the newest `limit`.
   public static func dropOldest(_ limit: Int) -> Backlog {
     Backlog(.dropOldest(checked(limit, "dropOldest")))
   }
@@ -52,13 +53,17 @@ public struct Backlog: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameter limit: The most calls that wait; at least 1, or the program stops with a
   ///   message that names the value.
+  /// - Returns: The backlog that keeps the oldest `limit`.
   public static func dropNewest(_ limit: Int) -> Backlog {
     Backlog(.dropNewest(checked(limit, "dropNewest")))
   }
 
   private static func checked(_ limit: Int, _ name: String) -> Int {
-    precondition(
-      limit >= 1, "Backlog.\(name)(\(limit)): the limit must be at least 1 (use .unbounded for none)")
+    // `fatalError` rather than `precondition`, whose message optimized builds drop.
+    guard limit >= 1 else {
+      fatalError(
+        "Backlog.\(name)(\(limit)): the limit must be at least 1 (use .unbounded for none)")
+    }
     return limit
   }
 

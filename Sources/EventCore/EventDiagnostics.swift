@@ -46,7 +46,10 @@ public enum EventDiagnostics {
 
   private static func encode(_ value: Int?) -> Int {
     guard let value else { return .min }
-    precondition(value >= 0, "EventDiagnostics: a threshold must be 0 or more, or nil for never")
+    // `fatalError` rather than `precondition`, whose message optimized builds drop.
+    guard value >= 0 else {
+      fatalError("EventDiagnostics: a threshold must be 0 or more, or nil for never; got \(value)")
+    }
     return value
   }
 }

@@ -389,22 +389,11 @@ public import Synchronization
 
   // MARK: Scheduling
 
-  /// Deliveries queued on the main queue and not yet run; see `dispatchOnMainActor`.
-  @usableFromInline let queuedOnMain = Atomic<Int>(0)
+  /// Calls queued on the registration's queue (or the main queue) and not yet run: what
+  /// `dispatchOnMainActor` decides by, and what an unbounded backlog warns about.
+  @usableFromInline let queuedCalls = Atomic<Int>(0)
 
-  /// The payloads waiting for a registration isolated to an actor other than the main actor.
-  @usableFromInline final class Mailbox: Sendable {
-    /// The most calls a drain makes before it gives the actor up (guarantee 14).
-    static var batchLimit: Int { 16 }
-
-    struct State {
-      var payloads: ContiguousArray<MailboxItem<Payload>> = []
-      var isDraining = false
-    }
-    let state = Lock(State())
-  }
-
-  /// Created by the first delivery to an actor-isolated registration.
+  /// Created by the first queued call: the registration's ``Mailbox``.
   @usableFromInline let mailbox = LazyReference()
 
   // MARK: Replay
@@ -480,13 +469,26 @@ extension ObserverEntry where Payload: Sendable {
       return invoke(payload)
     case .queue(let queue):
       guard isAlive else { return false }
-      queue.async { _ = self.invoke(payload) }
+      let mailbox = makeMailboxIfNeeded()
+      if mailbox.isBounded {
+        return enqueue(payload, in: mailbox, &context) {
+          queue.async { self.drain(mailbox, on: queue) }
+        }
+      }
+      countQueuedCall(in: mailbox)
+      queue.async {
+        _ = self.invoke(payload)
+        self.queuedCalls.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+      }
       return true
     case .mainActor:
       return dispatchOnMainActor(payload, &context)
     case .actor(let actor):
-      guard let actor = actor.object else { return false }
-      return dispatch(payload, on: actor)
+      guard let actor = actor.object, !isCancelled else { return false }
+      let mailbox = makeMailboxIfNeeded()
+      return enqueue(payload, in: mailbox, &context) {
+        Task { await self.drain(mailbox, on: actor) }
+      }
     }
   }
 
@@ -507,14 +509,20 @@ extension ObserverEntry where Payload: Sendable {
       context.mainActor = MainActorDetection.isOnMainActor ? .inline : .queued
     }
     if context.mainActor == .inline {
-      if queuedOnMain.load(ordering: .acquiring) == 0 { return invoke(payload) }
+      if queuedCalls.load(ordering: .acquiring) == 0 { return invoke(payload) }
       context.mainActor = .queued
     }
     guard isAlive else { return false }
-    queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    let mailbox = makeMailboxIfNeeded()
+    if mailbox.isBounded {
+      return enqueue(payload, in: mailbox, &context) {
+        DispatchQueue.main.async { self.drain(mailbox, on: .main) }
+      }
+    }
+    countQueuedCall(in: mailbox)
     DispatchQueue.main.async {
       self.invokeOnItsActor(payload)
-      self.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+      self.queuedCalls.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
     return true
   }
@@ -526,25 +534,50 @@ extension ObserverEntry where Payload: Sendable {
     if !invoke(payload) && !isCancelled { endRegistration() }
   }
 
-  /// Schedules the handler onto `actor`, in post order: payloads wait in the entry's mailbox,
-  /// which one task at a time drains on the actor. `post` never waits.
+  /// The registration's mailbox, made by its first queued call with its list's flow.
+  func makeMailboxIfNeeded() -> Mailbox<Payload> {
+    if let mailbox = mailbox.load(as: Mailbox<Payload>.self) { return mailbox }
+    return mailbox.storeIfNil(Mailbox(flow: list?.flow))
+  }
+
+  /// Counts a call queued straight to a queue (an unbounded backlog), and warns once when the
+  /// calls waiting pass ``EventDiagnostics/backlogWarning``.
+  func countQueuedCall(in mailbox: Mailbox<Payload>) {
+    let waiting = queuedCalls.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+    if waiting > EventDiagnostics.backlogThreshold { mailbox.warnOnce(of: site, waiting: waiting) }
+  }
+
+  /// Queues `payload` in `mailbox`, in post order, calling `startDrain` if no drain runs. `post`
+  /// never waits: a full bounded backlog drops instead, as it says.
   ///
-  /// Always scheduled, even from code already on `actor`: Swift has no synchronous check of
-  /// which actor is running that does not stop the program when it fails.
-  @usableFromInline func dispatch(_ payload: Payload, on actor: any Actor) -> Bool {
-    guard !isCancelled else { return false }
-    let mailbox = mailbox.load(as: Mailbox.self) ?? mailbox.storeIfNil(Mailbox())
-    let startsDrain = mailbox.state.withLock { state -> Bool in
-      state.payloads.append(.payload(payload))
-      guard !state.isDraining else { return false }
-      state.isDraining = true
-      return true
+  /// - Returns: `true` (reached) unless `.dropNewest` refused the payload; a refusal is
+  ///   counted in `context`, so that the post neither counts the registration as reached nor
+  ///   takes it for dead.
+  func enqueue(
+    _ payload: Payload, in mailbox: Mailbox<Payload>, _ context: inout PostContext,
+    startDrain: () -> Void
+  ) -> Bool {
+    let threshold = EventDiagnostics.backlogThreshold
+    let isReplay = context.isReplay
+    let arrival = mailbox.state.withLock { state in
+      let arrival =
+        isReplay
+        ? state.enqueueReplayed(payload) : state.enqueue(payload, warningAbove: threshold)
+      // Counted under the lock, before a drain can run it, so that `queuedCalls` is never
+      // below what waits (`dispatchOnMainActor` reads 0 as "nothing queued").
+      if arrival.accepted && !arrival.dropped {
+        queuedCalls.wrappingAdd(1, ordering: .acquiringAndReleasing)
+      }
+      return arrival
     }
-    if startsDrain { Task { await self.drain(mailbox, on: actor) } }
+    if arrival.startsDrain { startDrain() }
+    if let count = arrival.report { mailbox.reportDrops(count, of: site) }
+    if let waiting = arrival.warning { mailbox.warnOnce(of: site, waiting: waiting) }
+    if !arrival.accepted { context.refused += 1 }
     return true
   }
 
-  /// Calls the handler with every payload in `mailbox`, in order, on `actor`, until it is empty,
+  /// Takes the calls in `mailbox` one at a time, in order, on `actor`, until it is empty,
   /// giving the actor back after every ``Mailbox/batchLimit`` calls.
   ///
   /// Why batches (guarantee 14): a drain that loops until the mailbox is empty holds the actor
@@ -554,48 +587,45 @@ extension ObserverEntry where Payload: Sendable {
   /// itself, behind the jobs queued there meanwhile (of its priority or higher): they wait for
   /// one batch at most. (`Task.yield()` would hop through the global executor first, and so
   /// wait for a free thread of the cooperative pool before it even joins the actor's queue.)
-  /// Payloads taken from the mailbox travel in `pending`, in order: one drain at a time
-  /// (`isDraining`), so nothing can overtake them.
-  private func drain(
-    _ mailbox: Mailbox, on actor: isolated any Actor,
-    pending taken: ContiguousArray<MailboxItem<Payload>> = [], from start: Int = 0
-  ) {
-    var pending = taken
-    var next = start
-    var served = 0
-    while true {
-      if next == pending.count {
-        pending = mailbox.state.withLock { state -> ContiguousArray<MailboxItem<Payload>> in
-          guard !state.payloads.isEmpty else {
-            state.isDraining = false
-            return []
-          }
-          defer { state.payloads = [] }
-          return state.payloads
-        }
-        next = 0
-        if pending.isEmpty { return }
-      }
-      if served == Mailbox.batchLimit {
-        Task { [pending, next] in
-          self.drain(mailbox, on: actor, pending: pending, from: next)
-        }
-        return
-      }
-      switch pending[next] {
-      case .payload(let payload):
-        invokeOnItsActor(payload)
-        served += 1
-      case .flush(let done): done()  // ObserverEntry+Flush.swift
-      }
-      next += 1
+  private func drain(_ mailbox: Mailbox<Payload>, on actor: isolated any Actor) {
+    for _ in 0..<Mailbox<Payload>.batchLimit {
+      guard runNext(from: mailbox) else { return }
     }
+    Task { self.drain(mailbox, on: actor) }
+  }
+
+  /// ``drain(_:on:)-(_,isolated any Actor)`` for a bounded `.queue` or `.mainActor`
+  /// registration: batches on `queue`, each enqueued behind what came meanwhile.
+  private func drain(_ mailbox: Mailbox<Payload>, on queue: DispatchQueue) {
+    for _ in 0..<Mailbox<Payload>.batchLimit {
+      guard runNext(from: mailbox) else { return }
+    }
+    queue.async { self.drain(mailbox, on: queue) }
+  }
+
+  /// Runs the next call of `mailbox`, after reporting the drops before it.
+  ///
+  /// - Returns: `false` once the mailbox is empty and its drain has ended.
+  private func runNext(from mailbox: Mailbox<Payload>) -> Bool {
+    switch mailbox.state.withLock({ $0.next() }) {
+    case .payload(let payload, let report):
+      if let report { mailbox.reportDrops(report, of: site) }
+      invokeOnItsActor(payload)
+      queuedCalls.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    case .marker(let done):
+      done()  // ObserverEntry+Flush.swift
+    case .idle:
+      return false
+    }
+    return true
   }
 
   /// Delivers the replayed payloads, oldest first, then the live deliveries held meanwhile,
   /// then ends the replay. Runs on the registering thread, after every lock is released.
   @usableFromInline package func finishReplay(_ replayed: ContiguousArray<Payload>) {
-    for payload in replayed where !dispatch(payload) {
+    var context = PostContext()
+    context.isReplay = true
+    for payload in replayed where !dispatch(payload, &context) {
       // Dead before it was even scheduled: what was handed over goes back.
       giveBackUnstarted()
     }

@@ -170,6 +170,9 @@ public import Synchronization
   /// Called after the lock, on the changing thread, each time a mutation ends the last live
   /// registration: a keyed event removes the key's list then.
   @usableFromInline let whenEmpty: (@Sendable () -> Void)?
+  /// The backlog of the list's registrations and where their drops go; `nil`: unbounded, and
+  /// warnings name no channel. Read by a registration's first queued call, never by a post.
+  @usableFromInline package let flow: FlowControl?
 
   /// Creates an empty list.
   ///
@@ -180,7 +183,8 @@ public import Synchronization
   ///     the lock.
   // Inlinable, with every field set here (see `State.init(retention:)`).
   @inlinable package init(
-    retention: RetentionPolicy = .none, whenEmpty: (@Sendable () -> Void)? = nil
+    retention: RetentionPolicy = .none, whenEmpty: (@Sendable () -> Void)? = nil,
+    flow: FlowControl? = nil
   ) {
     let state = State(retention: retention)
     published = Atomic(ObserverStorage.bits(of: state.storage))
@@ -193,6 +197,7 @@ public import Synchronization
     self.state = Lock(state)
     retains = retention != .none
     self.whenEmpty = whenEmpty
+    self.flow = flow
   }
 
   // MARK: Holding a storage
@@ -772,7 +777,8 @@ extension ObserverList where Payload: Sendable {
   package func post(_ payload: Payload) -> Int {
     if let taps = taps.load(as: ObserverList.self) { taps.post(payload) }
     var context = PostContext()
-    return forEachEntry { $0.deliver(payload, &context) }
+    let reached = forEachEntry { $0.deliver(payload, &context) }
+    return reached - context.refused
   }
 
   /// Registers a passive `entry`: it receives every post from now on, before the list's
@@ -871,7 +877,7 @@ extension ObserverList where Payload: Sendable {
       leave(hold)
       if needsPurge { purge() }
       guard reached == 0, sawDead, state.withLock({ $0.retention.policy }) == .untilObserved
-      else { return reached }
+      else { return reached - context.refused }
       first = false
     }
   }

@@ -18,6 +18,13 @@
 
   @usableFromInline var mainActor = MainActorDeliveries.undecided
 
+  /// The registrations whose bounded backlog refused the payload (`.dropNewest`): delivered
+  /// to no one, though alive, so the post returns that many fewer.
+  @usableFromInline package var refused = 0
+
+  /// Whether the payloads are a registration's replay, which no backlog counts or drops.
+  @usableFromInline package var isReplay = false
+
   /// A post that has reached no entry yet.
   @inlinable package init() {}
 }

@@ -1,14 +1,6 @@
 import EventCore
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Event {
   /// The errors thrown by this event's throwing handlers, each with where its registration was
   /// written.
@@ -55,18 +47,9 @@ extension Event {
 /// nobody observes it.
 @usableFromInline struct ErrorChannel: Sendable {
   var channel: Event<HandlerError>?
-  var print: @Sendable (String) -> Void = ErrorChannel.writeToStandardError
+  var print: @Sendable (String) -> Void = StandardError.emit
 
   @usableFromInline init() {}
-
-  /// Writes `message` to standard error, unbuffered, in one call.
-  @Sendable static func writeToStandardError(_ message: String) {
-    var message = message
-    message.withUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return }
-      _ = write(STDERR_FILENO, base, bytes.count)
-    }
-  }
 }
 
 extension Lock where State == ErrorChannel {

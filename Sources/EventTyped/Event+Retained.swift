@@ -26,11 +26,14 @@ extension Event {
   ///   - reentrancy: What a post made by a synchronous handler of this event, during a post on
   ///     the same thread, does: ``Reentrancy/immediate`` (the default) or
   ///     ``Reentrancy/queued``.
+  ///   - backlog: How many calls each registration that runs later may have waiting (see
+  ///     ``init(delivery:replay:reentrancy:backlog:)``). Replayed payloads, `initial` among
+  ///     them, never count against it.
   public convenience init(
     delivery: Delivery = .synchronous, replay: Replay, initial: Payload,
-    reentrancy: Reentrancy = .immediate
+    reentrancy: Reentrancy = .immediate, backlog: Backlog = .unbounded
   ) {
-    self.init(delivery: delivery, replay: replay, reentrancy: reentrancy)
+    self.init(delivery: delivery, replay: replay, reentrancy: reentrancy, backlog: backlog)
     guard list.seedRetained(initial) else {
       // `fatalError` rather than `precondition`, whose message optimized builds drop.
       fatalError(

@@ -112,14 +112,18 @@ public final class Event<Payload: Sendable>: Sendable {
   ///     the same thread, does: ``Reentrancy/immediate`` (the default) delivers it at once,
   ///     depth-first; ``Reentrancy/queued`` after the post in progress has reached every
   ///     observer, breadth-first.
+  ///   - backlog: How many calls each registration that runs later may have waiting:
+  ///     ``Backlog/unbounded`` (the default), ``Backlog/dropOldest(_:)`` or
+  ///     ``Backlog/dropNewest(_:)``. What a bounded backlog drops is reported to ``drops``.
   public init(
     delivery: Delivery = .synchronous, replay: Replay = .none,
-    reentrancy: Reentrancy = .immediate
+    reentrancy: Reentrancy = .immediate, backlog: Backlog = .unbounded
   ) {
     self.delivery = delivery
     self.replay = replay
     self.reentrancy = reentrancy
-    self.list = ObserverList(retention: replay.policy)
+    self.list = ObserverList(
+      retention: replay.policy, flow: FlowControl(backlog: backlog) { "Event<\(Payload.self)>" })
     self.errorChannel = Lock(ErrorChannel())
   }
 
@@ -130,13 +134,13 @@ public final class Event<Payload: Sendable>: Sendable {
   // making them looks up the generic metadata of the list and its state at every step.
   @inlinable
   init(
-    delivery: Delivery, errorChannel: Lock<ErrorChannel>,
+    delivery: Delivery, errorChannel: Lock<ErrorChannel>, flow: FlowControl,
     whenEmpty: @escaping @Sendable () -> Void
   ) {
     self.delivery = delivery
     self.replay = .none
     self.reentrancy = .immediate
-    self.list = ObserverList(retention: .none, whenEmpty: whenEmpty)
+    self.list = ObserverList(retention: .none, whenEmpty: whenEmpty, flow: flow)
     self.errorChannel = errorChannel
   }
 

@@ -251,7 +251,7 @@ extension KeyedEvent {
     // Weak: the table holds the list, and a list may outlive its keyed event (a post in
     // progress holds it).
     let registrations = RegistrationsUnderWay()
-    let event = Event<Payload>(delivery: delivery, errorChannel: errorChannel) {
+    let event = Event<Payload>(delivery: delivery, errorChannel: errorChannel, flow: flow) {
       [weak self] in self?.removeIfUnused(key, registrations: registrations)
     }
     return KeyTable.List(event: event, registrations: registrations)

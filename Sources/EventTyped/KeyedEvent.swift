@@ -72,6 +72,10 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   /// The ``errors`` channel, shared by every key's list.
   @usableFromInline let errorChannel = Lock(ErrorChannel())
 
+  /// The backlog of every key's registrations and where their drops go, shared by every key's
+  /// list.
+  @usableFromInline let flow: FlowControl
+
   /// The passive registrations of every key (``tap(_:_:)``), in a list of their own, made by the
   /// first: test recorders, which must see a key's posts without making the key.
   @usableFromInline let taps = LazyReference()
@@ -84,10 +88,16 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   ///   - reentrancy: What a post made by a synchronous handler of this event, during a post on
   ///     the same thread, does: ``Reentrancy/immediate`` (the default) delivers it at once;
   ///     ``Reentrancy/queued`` after the post in progress, whatever its key.
-  public init(delivery: Delivery = .synchronous, reentrancy: Reentrancy = .immediate) {
+  ///   - backlog: How many calls each registration that runs later, under any key, may have
+  ///     waiting; what a bounded backlog drops is reported to ``drops``. ``all`` has it too.
+  public init(
+    delivery: Delivery = .synchronous, reentrancy: Reentrancy = .immediate,
+    backlog: Backlog = .unbounded
+  ) {
     self.delivery = delivery
     self.reentrancy = reentrancy
-    self.all = Event(delivery: delivery)
+    self.all = Event(delivery: delivery, backlog: backlog)
+    self.flow = FlowControl(backlog: backlog) { "KeyedEvent<\(Key.self), \(Payload.self)>" }
   }
 
   /// The channel of `key`: every registration, posting and waiting form of ``Event``, scoped to
@@ -151,6 +161,13 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   /// until a post, a count or the amortised sweep finds them dead. Thread-safe.
   public var keyCount: Int {
     keys.withLock { $0.slots.count }
+  }
+
+  /// What the bounded backlogs of every key dropped, with where each registration was
+  /// written; as ``Event/drops`` for one event (``all``'s drops go to its own). The channel of
+  /// each key reports here.
+  public var drops: Event<Drop> {
+    flow.dropEvent
   }
 
   /// The errors thrown by the throwing handlers of every key, each with where its registration
