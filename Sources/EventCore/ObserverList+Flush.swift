@@ -10,42 +10,83 @@ extension ObserverList where Payload: Sendable {
   /// it suspends, so a flush made on the main actor lets the main queue run the deliveries it
   /// waits for. Nothing is added to the post path.
   ///
-  /// - Parameter markers: Further queues to wait for, such as async handlers' own: each is
-  ///   called once with the closure to call when its deliveries so far have run.
+  /// - Parameters:
+  ///   - markers: Further queues to wait for, such as async handlers' own: each is called once
+  ///     with the closure to call when its deliveries so far have run.
+  ///   - endingOnCancel: Whether the task's cancellation ends the wait (the deliveries go on).
   package func flush(
-    also markers: [@Sendable (@escaping @Sendable () -> Void) -> Void] = []
+    also markers: [@Sendable (@escaping @Sendable () -> Void) -> Void] = [],
+    endingOnCancel: Bool = false
   ) async {
     let entries = snapshot()
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      // One unit for this loop, released last, so that the join cannot complete early.
-      let join = FlushJoin(continuation)
-      var queues = Set<ObjectIdentifier>()
-      for entry in entries {
-        if let queue = entry.flushQueue {
-          guard queues.insert(ObjectIdentifier(queue)).inserted else { continue }
-          join.enter()
-          queue.async { join.leave() }
-        } else {
-          join.enter()
-          entry.afterQueuedDeliveries { join.leave() }
-        }
+    // One unit for the loop below, released last, so that the join cannot complete early.
+    let join = FlushJoin()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        join.start(continuation)
+        enqueueMarkers(for: entries, also: markers, into: join)
       }
-      for marker in markers {
-        join.enter()
-        marker { join.leave() }
-      }
-      join.leave()
+    } onCancel: {
+      if endingOnCancel { join.cancel() }
     }
+  }
+
+  /// Queues one marker behind each queue's and each registration's calls, and `markers`;
+  /// the last to run resumes `join`.
+  private func enqueueMarkers(
+    for entries: ContiguousArray<Entry>,
+    also markers: [@Sendable (@escaping @Sendable () -> Void) -> Void], into join: FlushJoin
+  ) {
+    var queues = Set<ObjectIdentifier>()
+    for entry in entries {
+      if let queue = entry.flushQueue {
+        guard queues.insert(ObjectIdentifier(queue)).inserted else { continue }
+        join.enter()
+        queue.async { join.leave() }
+      } else {
+        join.enter()
+        entry.afterQueuedDeliveries { join.leave() }
+      }
+    }
+    for marker in markers {
+      join.enter()
+      marker { join.leave() }
+    }
+    join.leave()
   }
 }
 
-/// Counts the markers a flush waits for and resumes it when the last one has run.
+/// Counts the markers a flush waits for and resumes it when the last one has run, or when it
+/// is cancelled.
 package final class FlushJoin: Sendable {
-  private let state: Lock<(pending: Int, continuation: CheckedContinuation<Void, Never>?)>
+  private struct State {
+    var pending = 1
+    var continuation: CheckedContinuation<Void, Never>?
+    var cancelled = false
+  }
+
+  private let state = Lock(State())
 
   /// A join holding one unit, released by the last ``leave()``.
-  package init(_ continuation: CheckedContinuation<Void, Never>) {
-    state = Lock((1, continuation))
+  package init() {}
+
+  /// Gives the join the wait to resume; resumed at once if it was cancelled already.
+  package func start(_ continuation: CheckedContinuation<Void, Never>) {
+    let cancelled = state.withLock { state -> Bool in
+      guard !state.cancelled else { return true }
+      state.continuation = continuation
+      return false
+    }
+    if cancelled { continuation.resume() }
+  }
+
+  /// Resumes the wait now; the markers still run, and resume nothing.
+  package func cancel() {
+    let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.cancelled = true
+      return state.continuation.take()
+    }
+    waiting?.resume()
   }
 
   /// Adds a marker to wait for.

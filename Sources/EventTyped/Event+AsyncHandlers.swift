@@ -91,11 +91,16 @@ extension Event {
     let calls = Liveness()
     let site = RegistrationSite(
       .async(isolation: handler.isolation.map { type(of: $0) }), fileID: fileID, line: line)
-    let (stream, continuation, handedOver) = makeHandlerQueue(site: site, priority: priority)
+    let (stream, continuation, handedOver, id) = makeHandlerQueue(site: site, priority: priority)
+    let running = RunningAsyncHandler(event: ObjectIdentifier(self), queue: id)
     Task {
-      await Self.call(
-        handler, with: stream, finishing: continuation, while: calls, starting: handedOver,
-        reporting: thrown, on: isolation)
+      // Bound for the whole loop: a `send` made from the handler must not wait for the
+      // handler's own queue, which runs nothing until the handler returns.
+      await RunningAsyncHandler.$current.withValue(running) {
+        await Self.call(
+          handler, with: stream, finishing: continuation, while: calls, starting: handedOver,
+          reporting: thrown, on: isolation)
+      }
     }
     return Subscription(liveness: calls) { continuation.finish() }
   }
@@ -145,7 +150,7 @@ extension Event {
   /// stream, that also takes the markers of ``flush()``.
   private func makeHandlerQueue(site: RegistrationSite, priority: Int) -> (
     stream: AsyncStream<HandlerItem>, continuation: AsyncStream<HandlerItem>.Continuation,
-    handedOver: HandedOver<Payload>?
+    handedOver: HandedOver<Payload>?, id: Int
   ) {
     let (stream, continuation) = AsyncStream.makeStream(of: HandlerItem.self)
     let id = streams.withLock { $0.makeID() }
@@ -172,6 +177,6 @@ extension Event {
     // An `unregisterAll()` that ran between the registration and the line above ended the
     // registration but could not see the queue: finish it here instead.
     if subscription.isCancelled { continuation.finish() }
-    return (stream, continuation, handedOver)
+    return (stream, continuation, handedOver, id)
   }
 }

@@ -23,7 +23,7 @@ public import EventCore
 ///   listened yet: what a registration drops before its handler starts on it is held again.
 ///
 /// Every payload reaches a registration exactly once, as replay or live, in post order, even
-/// while other threads post during the registration; see ``Event/init(delivery:replay:reentrancy:)``.
+/// while other threads post during the registration; see ``Event/init(delivery:replay:reentrancy:backlog:)``.
 public struct Replay: Sendable, Hashable {
   @usableFromInline let policy: RetentionPolicy
 

@@ -1,0 +1,106 @@
+import Dispatch
+import EventTestSupport
+import EventTyped
+import Foundation
+import Testing
+
+/// An actor that records what it is handed, slowly enough that a producer outruns it.
+private actor SlowConsumer {
+  let seen = Recorder<Int>()
+
+  func handle(_ value: Int) {
+    for _ in 0..<2_000 { _ = seen.count }
+    seen.record(value)
+  }
+}
+
+@Suite("send: back-pressure that keeps every backlog at one payload")
+struct SendTests {
+  @Test("a producer that awaits each send finds a slow actor's and a slow queue's calls run")
+  func pacesActorAndQueue() async {
+    let queue = DispatchQueue(label: "slow")
+    let event = Event<Int>(delivery: .queue(queue))
+    let consumer = SlowConsumer()
+    let actorToken = event.register(consumer) { consumer, value in consumer.handle(value) }
+    let onQueue = Recorder<Int>()
+    let queueToken = event.subscribe { value in
+      Thread.sleep(forTimeInterval: 0.0001)
+      onQueue.record(value)
+    }
+    let lagging = Recorder<Int>()
+    let finished = await finishes {
+      for value in 0..<200 {
+        await event.send(value)
+        if consumer.seen.values.last != value || onQueue.values.last != value {
+          lagging.record(value)
+        }
+      }
+    }
+    #expect(finished)
+    #expect(lagging.values.isEmpty)
+    withExtendedLifetime((actorToken, queueToken)) {}
+  }
+
+  @Test("a producer that awaits each send finds a slow async handler's call finished")
+  func pacesAsyncHandler() async {
+    let event = Event<Int>()
+    let seen = Recorder<Int>()
+    let token = event.subscribe { (value: Int) async in
+      try? await Task.sleep(for: .milliseconds(1))
+      seen.record(value)
+    }
+    let behind = Recorder<Int>()
+    let finished = await finishes {
+      for value in 0..<50 {
+        await event.send(value)
+        if seen.values.last != value { behind.record(value) }
+      }
+    }
+    #expect(finished)
+    #expect(behind.values.isEmpty)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("a send made from an async handler of the same event does not wait for that handler")
+  func sendFromItsOwnHandler() async {
+    let event = Event<Int>()
+    let seen = Recorder<Int>()
+    let token = event.subscribe { (value: Int) async in
+      seen.record(value)
+      if value < 3 { await event.send(value + 1) }
+    }
+    #expect(await finishes { await event.send(0) })
+    #expect(await finishes { await event.flush() })
+    #expect(seen.values == [0, 1, 2, 3])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("cancelling the sending task ends its wait, not the delivery")
+  func cancellationEndsTheWait() async {
+    let queue = DispatchQueue(label: "held")
+    let event = Event<Int>(delivery: .queue(queue))
+    let seen = Recorder<Int>()
+    let token = event.subscribe { seen.record($0) }
+    let held = Signal()
+    queue.async { _ = held.wait() }
+    let sending = Task { await event.send(1) }
+    sending.cancel()
+    #expect(await finishes { _ = await sending.value })
+    #expect(seen.values.isEmpty)
+    held.fire()
+    #expect(await finishes { await event.flush() })
+    #expect(seen.values == [1])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("send returns what post returns, and runs synchronous handlers before it suspends")
+  func returnsReached() async {
+    let event = Event<(String, Int)>()
+    let seen = Recorder<String>()
+    let token = event.subscribe { name, count in seen.record("\(name) \(count)") }
+    let reached = await event.send("a", 1)
+    #expect(reached == 1)
+    #expect(seen.values == ["a 1"])
+    withExtendedLifetime(token) {}
+  }
+}
