@@ -33,8 +33,7 @@ extension Event {
     return reached
   }
 
-  /// Posts a payload of several elements, then waits as ``send(_:isolation:)-(Payload,_)``
-  /// does.
+  /// Posts a payload of several elements, then waits as the one-payload `send` does.
   ///
   /// ```swift
   /// let progress = Event<(String, Double)>(delivery: .mainActor)
