@@ -20,11 +20,7 @@ package struct MailboxStateMachine<Payload> {
   package private(set) var isDraining = false
   private let limit: Int
   private let dropsOldest: Bool
-  /// Drops since the last report, not yet reported.
-  private var unreported = 0
-  /// Whether a drop was reported since the registration's last call: the next drops are
-  /// coalesced until that call.
-  private var inBurst = false
+  private var drops = DropTally()
   private var warned = false
 
   /// A mailbox with `backlog`'s limit.
@@ -67,12 +63,7 @@ package struct MailboxStateMachine<Payload> {
       } else {
         arrival.accepted = false
       }
-      if inBurst {
-        unreported += 1
-      } else {
-        inBurst = true
-        arrival.report = 1
-      }
+      arrival.report = drops.drop()
     }
     if arrival.accepted {
       items.append(.payload(payload))
@@ -131,9 +122,7 @@ package struct MailboxStateMachine<Payload> {
       switch item {
       case .payload(let payload):
         waiting -= 1
-        let report = unreported > 0 ? unreported : nil
-        unreported = 0
-        inBurst = false
+        let report = drops.call()
         compactIfMostlyTaken()
         return .payload(payload, report: report)
       case .replayed(let payload):
@@ -150,12 +139,6 @@ package struct MailboxStateMachine<Payload> {
     head = 0
     isDraining = false
     return .idle
-  }
-
-  /// The drops not yet reported, which a registration that ended reports; clears them.
-  package mutating func takeUnreported() -> Int? {
-    defer { unreported = 0 }
-    return unreported > 0 ? unreported : nil
   }
 
   /// Drops the oldest waiting payload, skipping the markers before it.

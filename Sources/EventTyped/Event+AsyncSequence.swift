@@ -45,8 +45,11 @@ extension Event {
   /// }
   /// ```
   ///
-  /// The stream buffers without bound: a slow consumer misses nothing, and values wait in the
-  /// stream until it reads them. Use ``values(bufferingPolicy:)`` to bound that buffer.
+  /// The stream's buffer follows the event's ``backlog``: by default it buffers without bound,
+  /// so a slow consumer misses nothing and values wait in the stream until it reads them; with
+  /// `.dropOldest(n)` it keeps the newest `n` (`.bufferingNewest(n)`), with `.dropNewest(n)` the
+  /// oldest. What it drops is reported to ``drops``. Use
+  /// ``values(bufferingPolicy:fileID:line:)`` to choose the buffer per stream.
   ///
   /// The stream finishes when the event is deallocated or ``unregisterAll()`` is called; the
   /// consumer first reads what is buffered. Ending the iteration (or cancelling its task, or
@@ -59,7 +62,7 @@ extension Event {
   /// Values are handed to the stream on the posting thread, whatever the event's delivery; the
   /// consumer runs wherever its task runs. Thread-safe.
   public var values: AsyncStream<Payload> {
-    values(bufferingPolicy: .unbounded)
+    makeStream(bufferingPolicy: backlog.bufferingPolicy(of: Payload.self)).stream
   }
 
   /// Every value posted from now on, as an asynchronous sequence whose buffer follows `policy`.
@@ -74,23 +77,34 @@ extension Event {
   /// }
   /// ```
   ///
-  /// Thread-safe.
+  /// What the buffer drops is reported to ``drops``, with where this call was written, as a
+  /// bounded backlog's drops are. Thread-safe.
   ///
-  /// - Parameter policy: What the stream keeps when values arrive faster than they are read.
+  /// - Parameters:
+  ///   - policy: What the stream keeps when values arrive faster than they are read.
+  ///   - fileID: Where the stream was made, for ``Drop``; leave the default.
+  ///   - line: The line where the stream was made; leave the default.
   /// - Returns: A new stream with its own registration.
   public func values(
-    bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy
+    bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> AsyncStream<Payload> {
-    makeStream(bufferingPolicy: policy).stream
+    makeStream(bufferingPolicy: policy, site: RegistrationSite(.stream, fileID: fileID, line: line))
+      .stream
   }
 
   /// A stream registered on this event, and the channel that feeds it (finishing the channel
   /// lets the consumer read what is buffered, then ends the stream); finished by
   /// ``unregisterAll()`` and the event's deinit.
   func makeStream(
-    bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy
+    bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy,
+    site: RegistrationSite = .madeByThePackage
   ) -> (stream: AsyncStream<Payload>, channel: ValueChannel<Payload>) {
-    let channel = ValueChannel<Payload>(policy: policy)
+    let flow = list.flow
+    let printed = PrintedOnce()
+    let channel = ValueChannel<Payload>(policy: policy) { count in
+      flow?.reportDrops(count, of: site) { printed.first() }
+    }
     let id = streams.withLock { $0.makeID() }
     // Yielded on the posting thread: the channel is thread-safe and keeps post order, and a
     // hop through the event's delivery would only delay the value.
@@ -123,5 +137,19 @@ extension Event {
       return registry
     }
     for finish in live.finishers.values { finish() }
+  }
+}
+
+extension Backlog {
+  /// The `AsyncStream` buffer that keeps what this backlog keeps.
+  func bufferingPolicy<Payload>(of _: Payload.Type)
+    -> AsyncStream<Payload>.Continuation
+    .BufferingPolicy
+  {
+    switch policy {
+    case .unbounded: .unbounded
+    case .dropOldest(let limit): .bufferingNewest(limit)
+    case .dropNewest(let limit): .bufferingOldest(limit)
+    }
   }
 }

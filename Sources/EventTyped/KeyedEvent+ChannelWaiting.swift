@@ -80,17 +80,20 @@ extension KeyedEvent.Channel {
   /// Every value posted to this key from now on, as an asynchronous sequence; as
   /// ``Event/values``. The key stays while the stream lives.
   public var values: AsyncStream<Payload> {
-    values(bufferingPolicy: .unbounded)
+    let event = keyed.beginRegistering(key)
+    defer { keyed.endRegistering(key) }
+    return event.values
   }
 
   /// Every value posted to this key from now on, as an asynchronous sequence whose buffer
-  /// follows `policy`; as ``Event/values(bufferingPolicy:)``.
+  /// follows `policy`; as ``Event/values(bufferingPolicy:fileID:line:)``.
   public func values(
-    bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy
+    bufferingPolicy policy: AsyncStream<Payload>.Continuation.BufferingPolicy,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> AsyncStream<Payload> {
     let event = keyed.beginRegistering(key)
     defer { keyed.endRegistering(key) }
-    return event.values(bufferingPolicy: policy)
+    return event.values(bufferingPolicy: policy, fileID: fileID, line: line)
   }
 
   /// Waits until every delivery already handed to a queue, an actor or an async handler of this

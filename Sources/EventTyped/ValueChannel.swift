@@ -30,6 +30,8 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     /// buffer, since they arrive before any live value.
     var handedPositions: ContiguousArray<Int> = []
     var handedHead = 0
+    /// What the buffer's policy dropped, reported to the event's `drops`.
+    var drops = DropTally()
 
     var count: Int { buffer.count - head }
 
@@ -73,7 +75,7 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     mutating func takeIfReady() -> Taken?? {
       if count > 0 {
         let position = leavesHanded()
-        return .some(Taken(value: removeFirst(), handedPosition: position))
+        return .some(Taken(value: removeFirst(), handedPosition: position, report: drops.call()))
       }
       return isFinished ? .some(nil) : nil
     }
@@ -100,16 +102,21 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     /// Its position, if an `.untilObserved` event handed it over: it starts only if it has not
     /// gone back to the hold.
     let handedPosition: Int?
+    /// The drops to report before the value is handed out.
+    let report: Int?
   }
 
   private let policy: Policy
+  /// Where the drops of the policy go (the event's `drops`, with the stream's site).
+  private let reportDrops: @Sendable (Int) -> Void
   private let state = Lock(State())
   /// The registration that feeds the channel, and what forgets the channel once it ends; set
   /// once, before the channel is handed out, and taken by the first end.
   private let links = Lock<(registration: Subscription, forget: @Sendable () -> Void)?>(nil)
 
-  init(policy: Policy) {
+  init(policy: Policy, reportDrops: @escaping @Sendable (Int) -> Void) {
     self.policy = policy
+    self.reportDrops = reportDrops
   }
 
   /// Counts what an `.untilObserved` event hands `registration` as handed over only once the
@@ -137,37 +144,40 @@ final class ValueChannel<Payload: Sendable>: Sendable {
   /// A handed-over value counts as started when a waiting consumer takes it, and when the
   /// policy drops it (the consumer's own choice); one that stays buffered, when it is read.
   func yield(_ value: Payload) {
-    let (waiter, dropped, started, handedOver) = state.withLock {
-      state -> (Waiter?, Payload?, Int?, HandedOver<Payload>?) in
-      guard !state.isFinished else { return (nil, value, nil, nil) }
+    let (waiter, dropped, started, handedOver, report) = state.withLock {
+      state -> (Waiter?, Payload?, Int?, HandedOver<Payload>?, Int?) in
+      guard !state.isFinished else { return (nil, value, nil, nil, nil) }
       let (position, handed) = state.arrive()
       let mine = handed ? position : nil
       if let waiter = state.waiter {
         state.waiter = nil
-        return (waiter, nil, mine, state.handedOver)
+        return (waiter, nil, mine, state.handedOver, state.drops.call())
       }
       switch policy {
       case .unbounded:
         break
       case .bufferingOldest(let limit):
-        guard state.count < limit else { return (nil, value, mine, state.handedOver) }
+        guard state.count < limit else {
+          return (nil, value, mine, state.handedOver, state.drops.drop())
+        }
       case .bufferingNewest(let limit):
-        guard limit > 0 else { return (nil, value, mine, state.handedOver) }
+        guard limit > 0 else { return (nil, value, mine, state.handedOver, state.drops.drop()) }
         if state.count == limit {
           let oldest = state.leavesHanded()
           let dropped = state.removeFirst()
           if let mine { state.handedPositions.append(mine) }
           state.buffer.append(value)
-          return (nil, dropped, oldest, state.handedOver)
+          return (nil, dropped, oldest, state.handedOver, state.drops.drop())
         }
       @unknown default:
         break
       }
       if let mine { state.handedPositions.append(mine) }
       state.buffer.append(value)
-      return (nil, nil, nil, nil)
+      return (nil, nil, nil, nil, nil)
     }
     _ = dropped
+    if let report { reportDrops(report) }
     if let started, let handedOver, !handedOver.start(at: started) {
       // It went back to the hold: the registration has ended, and so has the stream.
       waiter?.resume(returning: nil)
@@ -211,6 +221,7 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     // A buffered value is handed out without suspending.
     while let ready = state.withLock({ $0.takeIfReady() }) {
       guard let taken = ready else { return nil }
+      if let report = taken.report { reportDrops(report) }
       if let value = started(taken) { return value }
     }
     let value = await withTaskCancellationHandler {
@@ -226,6 +237,7 @@ final class ValueChannel<Payload: Sendable>: Sendable {
           }
           guard let ready else { return }
           guard let taken = ready else { return waiter.resume(returning: nil) }
+          if let report = taken.report { reportDrops(report) }
           if let value = started(taken) { return waiter.resume(returning: value) }
         }
       }

@@ -213,6 +213,43 @@ struct BacklogTests {
     withExtendedLifetime((token, dropToken)) {}
   }
 
+  @Test("a values stream reports what its buffer drops, with where it was made")
+  func valuesReportDrops() async {
+    let event = Event<Int>()
+    let drops = Recorder<Drop>()
+    let dropToken = event.drops.subscribe { drops.record($0) }
+    let line = #line + 1
+    let stream = event.values(bufferingPolicy: .bufferingNewest(2))
+    for value in 1...6 { event.post(value) }
+    var read: [Int] = []
+    for await value in stream {
+      read.append(value)
+      if read.count == 2 { break }
+    }
+    #expect(read == [5, 6])
+    #expect(drops.values.map(\.count) == [1, 3])
+    #expect(
+      drops.values.allSatisfy { $0.fileID.hasSuffix("BacklogTests.swift") && $0.line == line })
+    withExtendedLifetime(dropToken) {}
+  }
+
+  @Test("values follows the event's backlog")
+  func valuesFollowTheBacklog() async {
+    let event = Event<Int>(backlog: .dropNewest(2))
+    let drops = Recorder<Int>()
+    let dropToken = event.drops.subscribe { drops.record($0.count) }
+    let stream = event.values
+    for value in 1...5 { event.post(value) }
+    var read: [Int] = []
+    for await value in stream {
+      read.append(value)
+      if read.count == 2 { break }
+    }
+    #expect(read == [1, 2])
+    #expect(drops.values.reduce(0, +) == 3)
+    withExtendedLifetime(dropToken) {}
+  }
+
   @Test("a limit below 1 stops the program with a message naming it")
   func limitBelowOne() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
