@@ -14,6 +14,8 @@
   /// The owner's `drops` event, made by its first read.
   package let drops = LazyReference()
   private let sink = Lock(Sink())
+  /// The flow whose writer this one prints with (a keyed event's, for one of its keys).
+  private let parent: FlowControl?
 
   private struct Sink {
     /// Posts a report; `false` when nothing observes the reports.
@@ -26,6 +28,22 @@
     self.backlog = backlog
     self.isBounded = backlog != .unbounded
     self.channel = channel
+    self.parent = nil
+  }
+
+  /// The flow of one part of `parent`'s channel (a key of a keyed event): `parent`'s backlog,
+  /// named by `channel`, printing with `parent`'s writer; its reports go where
+  /// ``deliverDrops(to:)`` says.
+  package init(partOf parent: FlowControl, channel: @escaping @Sendable () -> String) {
+    self.backlog = parent.backlog
+    self.isBounded = parent.isBounded
+    self.channel = channel
+    self.parent = parent
+  }
+
+  /// Where this flow's lines go.
+  private var printer: @Sendable (String) -> Void {
+    parent?.printer ?? sink.withLock { $0.print }
   }
 
   /// Sends every later report to `post`, which returns `false` when nothing observes them (the
@@ -46,11 +64,11 @@
   package func reportDrops(
     _ count: Int, of site: RegistrationSite, firstPrint: () -> Bool
   ) {
-    let (post, print) = sink.withLock { ($0.post, $0.print) }
+    let post = sink.withLock { $0.post }
     let drop = Drop(count: count, fileID: site.fileID.description, line: Int(site.line))
     if let post, post(drop) { return }
     guard firstPrint() else { return }
-    print(
+    printer(
       "Events: \(backlog) dropped a payload for the registration at \(Self.name(of: site)) of "
         + "\(channel()), and nothing observes its `drops`. Later drops of this registration "
         + "are not printed.\n")
@@ -60,8 +78,7 @@
   /// calls, past ``EventDiagnostics/backlogWarning``. The caller prints it once per
   /// registration.
   package func warnBacklog(of site: RegistrationSite, waiting: Int) {
-    let print = sink.withLock { $0.print }
-    Self.warnBacklog(of: site, waiting: waiting, channel: channel(), print: print)
+    Self.warnBacklog(of: site, waiting: waiting, channel: channel(), print: printer)
   }
 
   /// ``warnBacklog(of:waiting:)`` for a registration whose list has no flow of its own.

@@ -55,7 +55,7 @@ extension Event {
 
   /// ``flush()``'s wait, without the queue of the async handler of this event that the
   /// calling task runs, if any, and ended early by the task's cancellation.
-  private func afterQueuedCalls() async {
+  func afterQueuedCalls() async {
     let own = RunningAsyncHandler.current.flatMap {
       $0.event == ObjectIdentifier(self) ? $0.queue : nil
     }

@@ -251,10 +251,28 @@ extension KeyedEvent {
     // Weak: the table holds the list, and a list may outlive its keyed event (a post in
     // progress holds it).
     let registrations = RegistrationsUnderWay()
-    let event = Event<Payload>(delivery: delivery, errorChannel: errorChannel, flow: flow) {
+    let event = Event<Payload>(
+      delivery: delivery, errorChannel: errorChannel, flow: flow(of: key)
+    ) {
       [weak self] in self?.removeIfUnused(key, registrations: registrations)
     }
     return KeyTable.List(event: event, registrations: registrations)
+  }
+
+  /// The flow of `key`'s list: the keyed event's when unbounded; with a bound, one of the key's
+  /// own, which posts the key's drops to ``drops`` with the key.
+  @usableFromInline
+  func flow(of key: Key) -> FlowControl {
+    guard flow.isBounded else { return flow }
+    let keyed = flow
+    let own = FlowControl(partOf: keyed) { "KeyedEvent<\(Key.self), \(Payload.self)> key \(key)" }
+    own.deliverDrops { drop in
+      guard let drops = keyed.drops.load(as: Event<(Key, Drop)>.self), drops.observerCount > 0
+      else { return false }
+      drops.post((key, drop))
+      return true
+    }
+    return own
   }
 
   /// Drops the registrations of `events` whose observers died, which removes the keys left

@@ -72,8 +72,9 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   /// The ``errors`` channel, shared by every key's list.
   @usableFromInline let errorChannel = Lock(ErrorChannel())
 
-  /// The backlog of every key's registrations and where their drops go, shared by every key's
-  /// list.
+  /// The backlog of every key's registrations: the flow of every key's list when it is
+  /// unbounded (nothing to report), and the parent of each key's own flow otherwise, which
+  /// reports that key's drops here. Holds ``drops``.
   @usableFromInline let flow: FlowControl
 
   /// The passive registrations of every key (``tap(_:_:)``), in a list of their own, made by the
@@ -163,11 +164,12 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
     keys.withLock { $0.slots.count }
   }
 
-  /// What the bounded backlogs of every key dropped, with where each registration was
-  /// written; as ``Event/drops`` for one event (``all``'s drops go to its own). The channel of
-  /// each key reports here.
-  public var drops: Event<Drop> {
-    flow.dropEvent
+  /// What the bounded backlogs of every key dropped, each with its key and where the
+  /// registration was written; as ``Event/drops`` for one event (``all``'s drops go to its
+  /// own).
+  public var drops: Event<(Key, Drop)> {
+    if let drops = flow.drops.load(as: Event<(Key, Drop)>.self) { return drops }
+    return flow.drops.storeIfNil(Event<(Key, Drop)>())
   }
 
   /// The errors thrown by the throwing handlers of every key, each with where its registration

@@ -199,8 +199,8 @@ struct BacklogTests {
     let queue = DispatchQueue(label: "slow")
     let keyed = KeyedEvent<String, Int>(delivery: .queue(queue), backlog: .dropOldest(2))
     let seen = Recorder<Int>()
-    let drops = Recorder<Int>()
-    let dropToken = keyed.drops.subscribe { drops.record($0.count) }
+    let drops = Recorder<String>()
+    let dropToken = keyed.drops.subscribe { key, drop in drops.record("\(key) \(drop.count)") }
     let token = keyed["a"].subscribe { seen.record($0) }
     let held = Signal()
     queue.async { _ = held.wait() }
@@ -209,7 +209,7 @@ struct BacklogTests {
     #expect(drain(queue))
     #expect(drain(queue))
     #expect(seen.values == [5, 6])
-    #expect(drops.values.reduce(0, +) == 4)
+    #expect(drops.values == ["a 1", "a 3"])
     withExtendedLifetime((token, dropToken)) {}
   }
 

@@ -104,3 +104,28 @@ struct SendTests {
     withExtendedLifetime(token) {}
   }
 }
+
+@Suite("send on a keyed event: back-pressure per key")
+struct KeyedSendTests {
+  @Test("a producer that awaits each send to a key finds that key's queued calls run")
+  func pacesAKey() async {
+    let queue = DispatchQueue(label: "slow")
+    let keyed = KeyedEvent<String, Int>(delivery: .queue(queue))
+    let seen = Recorder<Int>()
+    let token = keyed["a"].subscribe { value in
+      Thread.sleep(forTimeInterval: 0.0001)
+      seen.record(value)
+    }
+    let lagging = Recorder<Int>()
+    let finished = await finishes {
+      for value in 0..<100 {
+        let reached = await keyed["a"].send(value)
+        if reached != 1 || seen.values.last != value { lagging.record(value) }
+      }
+    }
+    #expect(finished)
+    #expect(lagging.values.isEmpty)
+    #expect(await keyed.send(1, to: "nobody") == 0)
+    withExtendedLifetime(token) {}
+  }
+}
