@@ -28,8 +28,72 @@ import Synchronization
   /// than only for an actor.
   package var isBounded: Bool { flow?.isBounded ?? false }
 
+  /// What became of a call handed to ``enqueue(_:site:replayed:inlineIfIdle:whenQueued:startDrain:)``.
+  package enum Outcome {
+    /// It waits for the drain (or an older one was dropped for it).
+    case queued
+    /// `.dropNewest` refused it: the registration was not reached.
+    case refused
+    /// Nothing waits and no drain runs: the caller runs it now, on its own thread.
+    case runInline
+  }
+
+  /// Queues `payload` behind the waiting calls, in order, as the backlog says, then, after the
+  /// lock, starts the drain if none runs, reports the first drop of a burst and warns once.
+  /// Never waits.
+  ///
+  /// - Parameters:
+  ///   - payload: The call's payload.
+  ///   - site: Where the registration was written, for reports and warnings.
+  ///   - replayed: Whether it is part of a replay, which no backlog counts or drops.
+  ///   - inlineIfIdle: Whether to hand the call back when nothing waits (a caller already on
+  ///     the registration's actor).
+  ///   - whenQueued: Called under the lock when the call adds one to what waits, before a
+  ///     drain can take it.
+  ///   - startDrain: Schedules a drain on the registration's actor or queue.
+  /// - Returns: What became of the call.
+  package func enqueue(
+    _ payload: Payload, site: RegistrationSite, replayed: Bool = false,
+    inlineIfIdle: Bool = false, whenQueued: () -> Void = {}, startDrain: () -> Void
+  ) -> Outcome {
+    let threshold = EventDiagnostics.backlogThreshold
+    let arrival = state.withLock { state -> MailboxStateMachine<Payload>.Arrival? in
+      if inlineIfIdle && !state.isDraining { return nil }
+      let arrival =
+        replayed ? state.enqueueReplayed(payload) : state.enqueue(payload, warningAbove: threshold)
+      if arrival.accepted && !arrival.dropped { whenQueued() }
+      return arrival
+    }
+    guard let arrival else { return .runInline }
+    if arrival.startsDrain { startDrain() }
+    if let count = arrival.report { reportDrops(count, of: site) }
+    if let waiting = arrival.warning { warnOnce(of: site, waiting: waiting) }
+    return arrival.accepted ? .queued : .refused
+  }
+
+  /// Runs the waiting calls with `call`, in order, one per lock, at most ``batchLimit`` of
+  /// them, reporting before each the drops that came before it.
+  ///
+  /// - Returns: `true` when calls still wait: the caller continues the drain behind what came
+  ///   to its actor or queue meanwhile (guarantee 14). `false` once the mailbox is empty and the
+  ///   drain has ended.
+  package func runBatch(site: RegistrationSite, _ call: (Payload) -> Void) -> Bool {
+    for _ in 0..<Self.batchLimit {
+      switch state.withLock({ $0.next() }) {
+      case .payload(let payload, let report):
+        if let report { reportDrops(report, of: site) }
+        call(payload)
+      case .marker(let done):
+        done()
+      case .idle:
+        return false
+      }
+    }
+    return true
+  }
+
   /// Reports `count` drops of the registration written at `site`.
-  package func reportDrops(_ count: Int, of site: RegistrationSite) {
+  private func reportDrops(_ count: Int, of site: RegistrationSite) {
     flow?.reportDrops(count, of: site) { !printedDrop.exchange(true, ordering: .relaxed) }
   }
 

@@ -557,23 +557,13 @@ extension ObserverEntry where Payload: Sendable {
     _ payload: Payload, in mailbox: Mailbox<Payload>, _ context: inout PostContext,
     startDrain: () -> Void
   ) -> Bool {
-    let threshold = EventDiagnostics.backlogThreshold
-    let isReplay = context.isReplay
-    let arrival = mailbox.state.withLock { state in
-      let arrival =
-        isReplay
-        ? state.enqueueReplayed(payload) : state.enqueue(payload, warningAbove: threshold)
-      // Counted under the lock, before a drain can run it, so that `queuedCalls` is never
-      // below what waits (`dispatchOnMainActor` reads 0 as "nothing queued").
-      if arrival.accepted && !arrival.dropped {
-        queuedCalls.wrappingAdd(1, ordering: .acquiringAndReleasing)
-      }
-      return arrival
-    }
-    if arrival.startsDrain { startDrain() }
-    if let count = arrival.report { mailbox.reportDrops(count, of: site) }
-    if let waiting = arrival.warning { mailbox.warnOnce(of: site, waiting: waiting) }
-    if !arrival.accepted { context.refused += 1 }
+    let outcome = mailbox.enqueue(
+      payload, site: site, replayed: context.isReplay,
+      // Counted before a drain can run it, so that `queuedCalls` is never below what waits
+      // (`dispatchOnMainActor` reads 0 as "nothing queued").
+      whenQueued: { queuedCalls.wrappingAdd(1, ordering: .acquiringAndReleasing) },
+      startDrain: startDrain)
+    if case .refused = outcome { context.refused += 1 }
     return true
   }
 
@@ -588,36 +578,21 @@ extension ObserverEntry where Payload: Sendable {
   /// one batch at most. (`Task.yield()` would hop through the global executor first, and so
   /// wait for a free thread of the cooperative pool before it even joins the actor's queue.)
   private func drain(_ mailbox: Mailbox<Payload>, on actor: isolated any Actor) {
-    for _ in 0..<Mailbox<Payload>.batchLimit {
-      guard runNext(from: mailbox) else { return }
-    }
+    guard mailbox.runBatch(site: site, runQueued) else { return }
     Task { self.drain(mailbox, on: actor) }
   }
 
   /// ``drain(_:on:)-(_,isolated any Actor)`` for a bounded `.queue` or `.mainActor`
   /// registration: batches on `queue`, each enqueued behind what came meanwhile.
   private func drain(_ mailbox: Mailbox<Payload>, on queue: DispatchQueue) {
-    for _ in 0..<Mailbox<Payload>.batchLimit {
-      guard runNext(from: mailbox) else { return }
-    }
+    guard mailbox.runBatch(site: site, runQueued) else { return }
     queue.async { self.drain(mailbox, on: queue) }
   }
 
-  /// Runs the next call of `mailbox`, after reporting the drops before it.
-  ///
-  /// - Returns: `false` once the mailbox is empty and its drain has ended.
-  private func runNext(from mailbox: Mailbox<Payload>) -> Bool {
-    switch mailbox.state.withLock({ $0.next() }) {
-    case .payload(let payload, let report):
-      if let report { mailbox.reportDrops(report, of: site) }
-      invokeOnItsActor(payload)
-      queuedCalls.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-    case .marker(let done):
-      done()  // ObserverEntry+Flush.swift
-    case .idle:
-      return false
-    }
-    return true
+  /// Runs one call taken from the mailbox.
+  private func runQueued(_ payload: Payload) {
+    invokeOnItsActor(payload)
+    queuedCalls.wrappingSubtract(1, ordering: .acquiringAndReleasing)
   }
 
   /// Delivers the replayed payloads, oldest first, then the live deliveries held meanwhile,
