@@ -88,6 +88,7 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
     self.delivery = delivery
     self.reentrancy = reentrancy
     self.all = Event(delivery: delivery)
+    all.list.nameChannel { "KeyedEvent<\(Key.self), \(Payload.self)>.all" }
   }
 
   /// The channel of `key`: every registration, posting and waiting form of ``Event``, scoped to
