@@ -350,6 +350,7 @@ extension Broadcaster {
     return channels.withLock { channels in
       if let existing = channels[key] { return existing }
       let created = Channel()
+      created.nameChannel { "Broadcaster protocol \(P.self)" }
       channels[key] = created
       index.insert(created, for: key, all: channels)
       protocols.withLock { $0.append((P.self, created)) }

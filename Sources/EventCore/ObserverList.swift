@@ -87,6 +87,8 @@ public import Synchronization
     @usableFromInline var takeDowns: Int
     /// What the list keeps for later registrations (an `Event`'s replay).
     @usableFromInline var retention: Retention<Payload>
+    /// The threshold, name and once-flag of the registration warning.
+    @usableFromInline var registrationWarning: RegistrationWarning
 
     // Inlinable, with every field set here rather than by property initializers (which the
     // module runs unspecialized), so that a list is made at its payload's type: a keyed event
@@ -101,6 +103,7 @@ public import Synchronization
       self.insertsSincePurge = 0
       self.takeDowns = 0
       self.retention = Retention(retention)
+      self.registrationWarning = RegistrationWarning()
     }
   }
 
@@ -116,6 +119,8 @@ public import Synchronization
     @usableFromInline var changedObservation = false
     /// Whether the mutation ended the list's last live registration, for ``whenEmpty``.
     @usableFromInline var emptied = false
+    /// Whether the mutation crossed the registration warning's threshold and claimed it.
+    @usableFromInline var warnsOfRegistrations = false
 
     @inlinable init() {}
 
@@ -364,6 +369,10 @@ public import Synchronization
     state.liveCount += 1
     liveCount.store(state.liveCount, ordering: .releasing)
     if state.liveCount == 1 { recordObservation(true, into: &released) }
+    // One relaxed load and one compare; the rest waits for `finish` (after the lock).
+    if state.registrationWarning.isExceeded(by: state.liveCount) {
+      released.warnsOfRegistrations = state.registrationWarning.claim()
+    }
     if let key = entry.key { state.byKey[key] = entry }
     state.insertsSincePurge += 1
     let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
@@ -612,6 +621,7 @@ public import Synchronization
       observedChanges.load(as: ObservedChanges.self)?.deliver()
     }
     if released.emptied, let whenEmpty { whenEmpty() }
+    if released.warnsOfRegistrations { printRegistrationWarning() }
   }
 
   /// Whether any live registration exists, as far as the list knows: an observer's death

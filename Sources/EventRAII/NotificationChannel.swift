@@ -43,8 +43,12 @@ final class SenderGroup: Sendable {
   let sender: WeakBox
   let observers = ObserverList<PostedNotification>()
 
-  init(_ sender: AnyObject) {
+  /// Makes the group of `sender`'s observers of notifications named `name`.
+  init(_ sender: AnyObject, name: Notification.Name?) {
     self.sender = WeakBox(sender)
+    // The type, not the sender, which the group must not keep alive.
+    let senderType: any AnyObject.Type = type(of: sender)
+    observers.nameChannel { "\(NotificationChannel.describe(name)) object \(senderType)" }
   }
 }
 
@@ -83,6 +87,13 @@ final class NotificationChannel: Sendable {
   init(center: NotificationCenter, name: Notification.Name?) {
     self.key = ChannelKey(center: ObjectIdentifier(center), name: name)
     self.center = WeakReference(center)
+    observers.nameChannel { Self.describe(name) }
+  }
+
+  /// How the registration warning names the channel of `name`: `NotificationCenter name
+  /// didSave`, or `NotificationCenter name nil (every notification)`.
+  static func describe(_ name: Notification.Name?) -> String {
+    "NotificationCenter name \(name?.rawValue ?? "nil (every notification)")"
   }
 
   /// Whether this channel was made for `center`.
@@ -125,7 +136,7 @@ final class NotificationChannel: Sendable {
           records[id] = record
           return (record.group, nil)
         }
-        let fresh = SenderGroup(sender)
+        let fresh = SenderGroup(sender, name: key.name)
         let evicted = records.updateValue(SenderRecord(group: fresh, leases: 1), forKey: id)
         senderCount.store(records.count, ordering: .releasing)
         return (fresh, evicted)

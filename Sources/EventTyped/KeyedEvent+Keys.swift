@@ -256,6 +256,8 @@ extension KeyedEvent {
     ) {
       [weak self] in self?.removeIfUnused(key, registrations: registrations)
     }
+    // The key is described (user code) only if the registration warning prints.
+    event.list.nameChannel { "KeyedEvent<\(Key.self), \(Payload.self)> key \(key)" }
     return KeyTable.List(event: event, registrations: registrations)
   }
 

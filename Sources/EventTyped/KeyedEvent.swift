@@ -99,6 +99,7 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
     self.reentrancy = reentrancy
     self.all = Event(delivery: delivery, backlog: backlog)
     self.flow = FlowControl(backlog: backlog) { "KeyedEvent<\(Key.self), \(Payload.self)>" }
+    all.list.nameChannel { "KeyedEvent<\(Key.self), \(Payload.self)>.all" }
   }
 
   /// The channel of `key`: every registration, posting and waiting form of ``Event``, scoped to

@@ -258,14 +258,4 @@ struct BacklogTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Backlog.dropOldest(0): the limit must be at least 1"))
   }
-
-  @Test("the thresholds read back what was set, nil included")
-  func thresholdsRoundTrip() {
-    // A value no test reaches, restored at once: other suites run beside this one.
-    let before = EventDiagnostics.registrationWarning
-    EventDiagnostics.registrationWarning = nil
-    #expect(EventDiagnostics.registrationWarning == nil)
-    EventDiagnostics.registrationWarning = before
-    #expect(EventDiagnostics.registrationWarning == before)
-  }
 }
