@@ -93,7 +93,7 @@ import Synchronization
   }
 
   /// Reports `count` drops of the registration written at `site`.
-  private func reportDrops(_ count: Int, of site: RegistrationSite) {
+  package func reportDrops(_ count: Int, of site: RegistrationSite) {
     flow?.reportDrops(count, of: site) { !printedDrop.exchange(true, ordering: .relaxed) }
   }
 

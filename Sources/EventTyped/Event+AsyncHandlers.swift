@@ -15,7 +15,8 @@ extension Event {
   /// actor; a nonisolated one runs off any actor. A call starts only when the previous one has
   /// returned, so calls never overlap, and they come in post order, unlike Foundation's
   /// `AsyncMessage` observers. `post` never waits for them: each post is queued for the
-  /// subscription (without bound) and `post` returns.
+  /// subscription, as the event's ``backlog`` says (without bound by default), and `post`
+  /// returns.
   ///
   /// After ``/EventCore/Subscription/cancel()`` returns (or the token is released), no further
   /// call starts and the posts not yet started are dropped; a call already suspended in an
@@ -82,7 +83,8 @@ extension Event {
       priority: priority, fileID: fileID, line: line)
   }
 
-  /// Starts the loop of an async handler isolated to `isolation`, whose errors go to `site`.
+  /// Registers an async handler isolated to `isolation`, whose errors go to `thrown`: a
+  /// synchronous registration that queues each payload in an ``AsyncHandlerQueue``.
   private func subscribeAsync(
     _ handler: @escaping @isolated(any) @Sendable (Payload) async throws -> Void,
     on isolation: (any Actor)?, reporting thrown: ThrowSite?, priority: Int,
@@ -91,92 +93,30 @@ extension Event {
     let calls = Liveness()
     let site = RegistrationSite(
       .async(isolation: handler.isolation.map { type(of: $0) }), fileID: fileID, line: line)
-    let (stream, continuation, handedOver, id) = makeHandlerQueue(site: site, priority: priority)
-    let running = RunningAsyncHandler(event: ObjectIdentifier(self), queue: id)
-    Task {
-      // Bound for the whole loop: a `send` made from the handler must not wait for the
-      // handler's own queue, which runs nothing until the handler returns.
-      await RunningAsyncHandler.$current.withValue(running) {
-        await Self.call(
-          handler, with: stream, finishing: continuation, while: calls, starting: handedOver,
-          reporting: thrown, on: isolation)
-      }
-    }
-    return Subscription(liveness: calls) { continuation.finish() }
-  }
-
-  /// Calls `handler` with each payload of `stream`, one at a time, on `isolation`, which is
-  /// the handler's own: the loop runs there, so a call starts without a hop, right after the
-  /// check that the subscription is live.
-  ///
-  /// Once the subscription has ended, the loop finishes the stream and skips the payloads left
-  /// in it, but still runs the flush markers among them, so that no ``flush()`` waits for a
-  /// call that will never come.
-  ///
-  /// The first payloads may be ones an ``Replay/untilObserved`` event handed over: each counts
-  /// as handed over only when its call starts, so those still queued when the subscription
-  /// ends go back to the event's hold, and the loop skips them.
-  private static func call(
-    _ handler: @isolated(any) @Sendable (Payload) async throws -> Void,
-    with stream: AsyncStream<HandlerItem>,
-    finishing continuation: AsyncStream<HandlerItem>.Continuation,
-    while calls: Liveness, starting handedOver: HandedOver<Payload>?,
-    reporting site: ThrowSite?, on isolation: isolated (any Actor)?
-  ) async {
-    var position = 0
-    for await item in stream {
-      switch item {
-      case .payload(let payload):
-        defer { position += 1 }
-        guard calls.isLive else {
-          continuation.finish()
-          continue
-        }
-        if let handedOver, !handedOver.start(at: position) { continue }
-        do { try await handler(payload) } catch { site?.report(error) }
-      case .flush(let done):
-        done()
-      }
-    }
-  }
-
-  /// What waits in an async handler's queue: a payload, or a flush marker.
-  enum HandlerItem: Sendable {
-    case payload(Payload)
-    case flush(@Sendable () -> Void)
-  }
-
-  /// The queue of an async handler: a stream registered on this event, like a ``values``
-  /// stream, that also takes the markers of ``flush()``.
-  private func makeHandlerQueue(site: RegistrationSite, priority: Int) -> (
-    stream: AsyncStream<HandlerItem>, continuation: AsyncStream<HandlerItem>.Continuation,
-    handedOver: HandedOver<Payload>?, id: Int
-  ) {
-    let (stream, continuation) = AsyncStream.makeStream(of: HandlerItem.self)
     let id = streams.withLock { $0.makeID() }
-    let entry = ObserverEntry<Payload>(delivery: .synchronous) {
-      continuation.yield(.payload($0))
-    }
+    let queue = AsyncHandlerQueue(
+      handler, flow: list.flow, site: site, reporting: thrown, while: calls,
+      running: RunningAsyncHandler(event: ObjectIdentifier(self), queue: id))
+    let entry = ObserverEntry<Payload>(delivery: .synchronous) { _ = queue.arrive($0) }
     entry.site = site
     entry.priority = priority
     entry.startsWhereConsumed()
     let subscription = list.subscribeReplaying(entry, endsWithToken: true)
-    let handedOver = HandedOver(entry)
-    continuation.onTermination = { [weak self] _ in
+    queue.activate(handedOver: HandedOver(entry))
+    // Ends the registration (what is queued still runs unless the token was cancelled) and
+    // forgets the queue; both are idempotent.
+    let end: @Sendable () -> Void = { [weak self] in
       subscription.cancel()
       let removed = self?.streams.withLock { $0.remove(id) }
       _ = removed
     }
     streams.withLock { registry in
-      registry.finishers[id] = { continuation.finish() }
-      registry.flushers[id] = { done in
-        // A finished queue runs nothing more: nothing to wait for.
-        if case .terminated = continuation.yield(.flush(done)) { done() }
-      }
+      registry.finishers[id] = end
+      registry.flushers[id] = { done in queue.afterQueuedCalls(done) }
     }
     // An `unregisterAll()` that ran between the registration and the line above ended the
-    // registration but could not see the queue: finish it here instead.
-    if subscription.isCancelled { continuation.finish() }
-    return (stream, continuation, handedOver, id)
+    // registration but could not see the queue: forget it here instead.
+    if subscription.isCancelled { end() }
+    return Subscription(liveness: calls, end)
   }
 }

@@ -250,6 +250,57 @@ struct BacklogTests {
     withExtendedLifetime(dropToken) {}
   }
 
+  @Test("an async handler's backlog drops the oldest while a call is suspended, and reports it")
+  func asyncHandler() async {
+    let event = Event<Int>(backlog: .dropOldest(2))
+    let seen = Recorder<Int>()
+    let drops = Recorder<Int>()
+    let dropToken = event.drops.subscribe { drops.record($0.count) }
+    let started = Signal()
+    let release = Signal()
+    let token = event.subscribe { (value: Int) async in
+      seen.record(value)
+      if value == 1 {
+        started.fire()
+        _ = await release.arrival()
+      }
+    }
+    event.post(1)
+    #expect(await started.arrival())
+    for value in 2...6 { event.post(value) }
+    release.fire()
+    #expect(await finishes({ await event.flush() }))
+    #expect(seen.values == [1, 5, 6])
+    #expect(drops.values == [1, 2])
+    withExtendedLifetime((token, dropToken)) {}
+  }
+
+  @Test("an async handler's .dropNewest keeps the oldest and refuses the rest")
+  func asyncHandlerRefuses() async {
+    let event = Event<Int>(backlog: .dropNewest(1))
+    let started = Signal()
+    let release = Signal()
+    let seen = Recorder<Int>()
+    let token = event.subscribe { (value: Int) async in
+      seen.record(value)
+      if value == 1 {
+        started.fire()
+        _ = await release.arrival()
+      }
+    }
+    event.post(1)
+    #expect(await started.arrival())
+    let drops = Recorder<Int>()
+    let dropToken = event.drops.subscribe { drops.record($0.count) }
+    for value in 2...4 { event.post(value) }
+    release.fire()
+    #expect(await finishes({ await event.flush() }))
+    #expect(seen.values == [1, 2])
+    #expect(drops.values == [1, 1])
+    withExtendedLifetime(dropToken) {}
+    withExtendedLifetime(token) {}
+  }
+
   @Test("a limit below 1 stops the program with a message naming it")
   func limitBelowOne() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
