@@ -31,6 +31,11 @@ public final class Counter: Sendable {
     value.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
+  /// Adds `amount`.
+  public func add(_ amount: Int) {
+    value.wrappingAdd(amount, ordering: .relaxed)
+  }
+
   /// The current value.
   public var count: Int { value.load(ordering: .relaxed) }
 }
