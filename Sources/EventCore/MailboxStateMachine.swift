@@ -13,6 +13,9 @@ package struct MailboxStateMachine<Payload> {
   /// dropped payload is released at once.
   private var items: ContiguousArray<MailboxItem<Payload>?> = []
   private var head = 0
+  /// No payload waits before this index (from `head`): what a drop of the oldest has already
+  /// searched, so that a flood of drops costs O(1) each, not a scan of the slots it emptied.
+  private var searchedUpTo = 0
   /// The payloads waiting, markers not counted.
   package private(set) var waiting = 0
   /// Whether a drain owns the mailbox: set by the arrival that starts one, cleared by the
@@ -137,16 +140,21 @@ package struct MailboxStateMachine<Payload> {
     }
     items.removeAll(keepingCapacity: true)
     head = 0
+    searchedUpTo = 0
     isDraining = false
     return .idle
   }
 
   /// Drops the oldest waiting payload, skipping the markers before it.
   private mutating func dropOldestPayload() {
-    for index in head..<items.count {
+    for index in max(head, searchedUpTo)..<items.count {
       guard case .payload = items[index] else { continue }
       items[index] = nil
       waiting -= 1
+      searchedUpTo = index + 1
+      // Emptied slots at the front are skipped now, rather than by every later drain.
+      while head < items.count, items[head] == nil { head += 1 }
+      compactIfMostlyTaken()
       return
     }
   }
@@ -156,6 +164,7 @@ package struct MailboxStateMachine<Payload> {
   private mutating func compactIfMostlyTaken() {
     guard head >= 32 && head * 2 >= items.count else { return }
     items.removeFirst(head)
+    searchedUpTo = max(0, searchedUpTo - head)
     head = 0
   }
 }

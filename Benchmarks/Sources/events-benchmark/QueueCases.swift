@@ -37,6 +37,40 @@ func queueCases() -> [BenchmarkCase] {
           }
         }),
       BenchmarkCase(
+        "queue.bounded", observers: n,
+        title:
+          "Event(delivery: .queue(q), backlog: .dropOldest(64)).post, consumer keeping up, until run",
+        allocations: .process, comparisons: Comparisons(array: "queue.dispatch"),
+        body: .loop {
+          let queue = DispatchQueue(label: "events.benchmark.bounded")
+          let event = Event<Int>(delivery: .queue(queue), backlog: .dropOldest(64))
+          let tokens = (0..<n).map { _ in event.subscribe { bench_consume($0) } }
+          return Loop { iterations in
+            for value in 0..<iterations { event.post(value) }
+            queue.sync {}
+            withExtendedLifetime(tokens) {}
+          }
+        }),
+      // The flood: the consumer's queue is suspended, so after the first 64 posts each one
+      // drops the oldest call of every registration (a full bounded backlog, the memory that
+      // stays flat); the queue then runs what is left.
+      BenchmarkCase(
+        "queue.full", observers: n,
+        title: "Event(delivery: .queue(q), backlog: .dropOldest(64)).post into full backlogs",
+        allocations: .process, comparisons: Comparisons(array: "queue.dispatch"),
+        body: .loop {
+          let queue = DispatchQueue(label: "events.benchmark.full")
+          let event = Event<Int>(delivery: .queue(queue), backlog: .dropOldest(64))
+          let tokens = (0..<n).map { _ in event.subscribe { bench_consume($0) } }
+          return Loop { iterations in
+            queue.suspend()
+            for value in 0..<iterations { event.post(value) }
+            queue.resume()
+            queue.sync {}
+            withExtendedLifetime(tokens) {}
+          }
+        }),
+      BenchmarkCase(
         "queue.broadcaster", observers: n,
         title: "EventBroadcast notify to observers registered with delivery: .queue(q), until run",
         allocations: .process, comparisons: Comparisons(array: "queue.dispatch"),
