@@ -113,6 +113,33 @@ struct BacklogTests {
     withExtendedLifetime((token, dropToken)) {}
   }
 
+  @Test("a .mainActor registration posted to from elsewhere keeps the newest, in post order")
+  func mainActorRegistration() async throws {
+    let event = Event<Int>(delivery: .mainActor, backlog: .dropOldest(3))
+    let result = try #require(
+      await postHeld(event, queue: .main, values: 1...10) { seen in
+        event.subscribe { seen.record($0) }
+      })
+    #expect(result.seen == [8, 9, 10])
+    #expect(result.drops == [1, 6])
+  }
+
+  @Test("an actor's registration with .dropNewest keeps the oldest and refuses the rest")
+  func actorRegistrationDropNewest() async {
+    let executor = QueueSerialExecutor(label: "actor")
+    let actor = HeldActor(executor: executor)
+    let event = Event<Int>(backlog: .dropNewest(2))
+    let token = event.register(actor) { actor, value in actor.handle(value) }
+    let held = Signal()
+    executor.queue.async { _ = held.wait() }
+    let reached = (1...5).map { event.post($0) }
+    held.fire()
+    #expect(await finishes({ await event.flush() }))
+    #expect(actor.seen.values == [1, 2])
+    #expect(reached == [1, 1, 0, 0, 0])
+    withExtendedLifetime(token) {}
+  }
+
   @Test("a cancel during a full backlog discards what waits, and those are not drops")
   func cancelDuringFullBacklog() async {
     let queue = DispatchQueue(label: "slow")
