@@ -82,7 +82,7 @@ extension Event {
   ///
   /// - Parameters:
   ///   - policy: What the stream keeps when values arrive faster than they are read.
-  ///   - fileID: Where the stream was made, for ``Drop``; leave the default.
+  ///   - fileID: Where the stream was made, for ``/EventCore/Drop``; leave the default.
   ///   - line: The line where the stream was made; leave the default.
   /// - Returns: A new stream with its own registration.
   public func values(

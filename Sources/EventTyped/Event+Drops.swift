@@ -1,7 +1,7 @@
 public import EventCore
 
 extension Event {
-  /// What this event's bounded backlogs dropped, one ``Drop`` per report, with where each
+  /// What this event's bounded backlogs dropped, one ``/EventCore/Drop`` per report, with where each
   /// registration was written.
   ///
   /// ```swift
@@ -16,7 +16,7 @@ extension Event {
   /// ends. So a burst costs at most two reports, and every dropped payload is counted once.
   /// Payloads a cancel discards are not drops.
   ///
-  /// `drops` is itself a `.synchronous`, ``Backlog/unbounded`` event: it never inherits this
+  /// `drops` is itself a `.synchronous`, ``/EventCore/Backlog/unbounded`` event: it never inherits this
   /// event's backlog, and its handlers' own drops and errors go to `drops.drops` and
   /// `drops.errors`, never back here. While nothing observes it, the first drop of each
   /// registration is printed to standard error instead, with its site, once.

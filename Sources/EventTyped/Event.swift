@@ -113,8 +113,8 @@ public final class Event<Payload: Sendable>: Sendable {
   ///     depth-first; ``Reentrancy/queued`` after the post in progress has reached every
   ///     observer, breadth-first.
   ///   - backlog: How many calls each registration that runs later may have waiting:
-  ///     ``Backlog/unbounded`` (the default), ``Backlog/dropOldest(_:)`` or
-  ///     ``Backlog/dropNewest(_:)``. What a bounded backlog drops is reported to ``drops``.
+  ///     ``/EventCore/Backlog/unbounded`` (the default), ``/EventCore/Backlog/dropOldest(_:)`` or
+  ///     ``/EventCore/Backlog/dropNewest(_:)``. What a bounded backlog drops is reported to ``drops``.
   public init(
     delivery: Delivery = .synchronous, replay: Replay = .none,
     reentrancy: Reentrancy = .immediate, backlog: Backlog = .unbounded
