@@ -42,8 +42,12 @@ public import Synchronization
   /// A once-registration that runs for the first payload its filter accepts (see
   /// `ObserverEntry.runOnce(where:)`).
   @usableFromInline static let filteredBit = 64
+  /// A registration whose handler may refuse a payload (a bounded backlog it queues in, see
+  /// `ObserverEntry.refuses(with:)`): it is then not counted as reached.
+  @usableFromInline static let refusesBit = 128
   /// The bits that send an invocation off the fast path.
-  @usableFromInline static let slowPathBits = cancelledBit | boundBit | onceBit | handOverBit
+  @usableFromInline static let slowPathBits =
+    cancelledBit | boundBit | onceBit | handOverBit | refusesBit
 
   @usableFromInline let state = Atomic<Int>(0)
   /// The first owner given to `bind(to:)`, checked without a lock on every invocation of an

@@ -82,6 +82,9 @@ public import Synchronization
   @exclusivity(unchecked) @usableFromInline var _priority = 0
   @exclusivity(unchecked) @usableFromInline var _attachment: AnyObject?
   @exclusivity(unchecked) @usableFromInline var _site = RegistrationSite.madeByThePackage
+  /// The handler of a registration made with ``refuses(with:)``; written once, before the entry
+  /// is published.
+  @exclusivity(unchecked) @usableFromInline var _refusing: ((Payload) -> Bool)?
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   @exclusivity(unchecked) @usableFromInline var index = -1
@@ -319,6 +322,14 @@ public import Synchronization
     return true
   }
 
+  /// Makes `accept` the handler of this synchronous closure registration, which returns
+  /// `false` for a payload it refuses (the bounded backlog of an async handler): a post then
+  /// does not count the registration as reached. Call it before the entry is registered.
+  package func refuses(with accept: @escaping (Payload) -> Bool) {
+    _refusing = accept
+    state.bitwiseOr(Liveness.refusesBit, ordering: .relaxed)
+  }
+
   /// Makes this registration one that runs once. Call it before the entry is registered.
   package func runOnce() {
     state.bitwiseOr(Liveness.onceBit, ordering: .relaxed)
@@ -466,6 +477,13 @@ extension ObserverEntry where Payload: Sendable {
   @usableFromInline func dispatch(_ payload: Payload, _ context: inout PostContext) -> Bool {
     switch delivery.kind {
     case .synchronous:
+      if let accept = _refusing,
+        state.load(ordering: .acquiring) & (Liveness.handOverBit | Liveness.onceBit) == 0
+      {
+        guard liveness.isLive else { return false }
+        if !accept(payload) { context.refused += 1 }
+        return true
+      }
       return invoke(payload)
     case .queue(let queue):
       guard isAlive else { return false }

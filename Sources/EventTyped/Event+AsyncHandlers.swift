@@ -98,6 +98,7 @@ extension Event {
       handler, flow: list.flow, site: site, reporting: thrown, while: calls,
       running: RunningAsyncHandler(event: ObjectIdentifier(self), queue: id))
     let entry = ObserverEntry<Payload>(delivery: .synchronous) { _ = queue.arrive($0) }
+    entry.refuses { queue.arrive($0) }
     entry.site = site
     entry.priority = priority
     entry.startsWhereConsumed()

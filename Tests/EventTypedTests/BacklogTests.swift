@@ -302,7 +302,7 @@ struct BacklogTests {
     withExtendedLifetime((token, dropToken)) {}
   }
 
-  @Test("an async handler's .dropNewest keeps the oldest and refuses the rest")
+  @Test("an async handler's .dropNewest keeps the oldest, and a refusal is not counted as reached")
   func asyncHandlerRefuses() async {
     let event = Event<Int>(backlog: .dropNewest(1))
     let started = Signal()
@@ -319,9 +319,10 @@ struct BacklogTests {
     #expect(await started.arrival())
     let drops = Recorder<Int>()
     let dropToken = event.drops.subscribe { drops.record($0.count) }
-    for value in 2...4 { event.post(value) }
+    let reached = (2...4).map { event.post($0) }
     release.fire()
     #expect(await finishes({ await event.flush() }))
+    #expect(reached == [1, 0, 0])
     #expect(seen.values == [1, 2])
     #expect(drops.values == [1, 1])
     withExtendedLifetime(dropToken) {}
