@@ -19,8 +19,12 @@ import Synchronization
   /// ``EventDiagnostics/backlogWarning``).
   let warned = Atomic<Bool>(false)
 
-  package init(flow: FlowControl?) {
+  /// The channel's name in a warning, for a registration whose list has no flow.
+  private let channel: @Sendable () -> String
+
+  package init(flow: FlowControl?, channel: @escaping @Sendable () -> String) {
     self.flow = flow
+    self.channel = channel
     state = Lock(MailboxStateMachine(backlog: flow?.backlog ?? .unbounded))
   }
 
@@ -103,7 +107,7 @@ import Synchronization
     if let flow {
       flow.warnBacklog(of: site, waiting: waiting)
     } else {
-      FlowControl.warnBacklog(of: site, waiting: waiting, channel: "an event")
+      FlowControl.warnBacklog(of: site, waiting: waiting, channel: channel())
     }
   }
 }

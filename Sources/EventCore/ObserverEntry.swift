@@ -555,7 +555,11 @@ extension ObserverEntry where Payload: Sendable {
   /// The registration's mailbox, made by its first queued call with its list's flow.
   func makeMailboxIfNeeded() -> Mailbox<Payload> {
     if let mailbox = mailbox.load(as: Mailbox<Payload>.self) { return mailbox }
-    return mailbox.storeIfNil(Mailbox(flow: list?.flow))
+    let list = self.list
+    // Named only if a warning is printed; weakly, since the list holds the entry, which holds
+    // the mailbox.
+    return mailbox.storeIfNil(
+      Mailbox(flow: list?.flow) { [weak list] in list?.channelName ?? "Event<\(Payload.self)>" })
   }
 
   /// Counts a call queued straight to a queue (an unbounded backlog), and warns once when the

@@ -1,13 +1,5 @@
 public import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A threshold of ``EventDiagnostics/registrationWarning``, and where the warning goes: the
 /// process-wide one (``EventDiagnostics/registrationLimit``), or one a test gives a single list.
 ///
@@ -77,17 +69,7 @@ extension EventDiagnostics {
   /// ``registrationWarning``'s threshold, which every list compares its registrations with
   /// unless a test gave it its own; lives as long as the process.
   @usableFromInline package static let registrationLimit = RegistrationLimit(
-    10_000, write: writeToStandardError)
-
-  /// Writes `line` to standard error, unbuffered, in one call, so that lines written by
-  /// different threads do not interleave.
-  @Sendable package static func writeToStandardError(_ line: String) {
-    var line = line
-    line.withUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return }
-      _ = write(STDERR_FILENO, base, bytes.count)
-    }
-  }
+    10_000, write: StandardError.emit)
 
   /// The line of ``registrationWarning``: the channel, its live registrations, the threshold,
   /// and the sites that registered most, with their counts, most first.
@@ -160,6 +142,12 @@ extension ObserverList {
     }
     // Released after the lock: its writer's captures may be anything.
     _ = replaced
+  }
+
+  /// The name of this list's channel, as ``nameChannel(_:)`` set it, for a warning.
+  package var channelName: String {
+    let describe = state.withLock { $0.registrationWarning.channel }
+    return describe?() ?? "Event<\(Payload.self)>"
   }
 
   /// Prints the registration warning, once the registration that crossed the threshold has

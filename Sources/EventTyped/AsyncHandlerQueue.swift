@@ -46,7 +46,7 @@ final class AsyncHandlerQueue<Payload: Sendable>: Sendable {
     _ handler: @escaping Handler, flow: FlowControl?, site: RegistrationSite,
     reporting thrown: ThrowSite?, while calls: Liveness, running: RunningAsyncHandler
   ) {
-    self.mailbox = Mailbox(flow: flow)
+    self.mailbox = Mailbox(flow: flow) { "Event<\(Payload.self)>" }
     self.handler = handler
     self.site = site
     self.thrown = thrown
