@@ -37,8 +37,13 @@ INSTRUCTIONS = os.path.join(ROOT, "Benchmarks", "instructions.json")
 PAGES = {
     "README.md": ["readme-performance"],
     "Docs/Events.docc/Performance.md": ["performance-results", "performance-keyed"],
-    "Benchmarks/README.md": ["benchmarks-keyed"],
+    "Benchmarks/README.md": ["benchmarks-keyed", "benchmarks-flow"],
 }
+# The instruction counts of the run before the flow issue (33) changed the post path: what its
+# target "within 5% of today's" is measured against. Written once, by instructions.sh.
+INSTRUCTIONS_BEFORE_FLOW = os.path.join(ROOT, "Benchmarks", "instructions-before-flow.json")
+# The observer counts of the queue cases.
+QUEUE_OBSERVERS = [1, 10, 100, 1000]
 
 # Issue 32's request/reply cases: N requests in flight at once (figures per N).
 REQUESTS = [1000, 2000, 4000, 8000, 10000]
@@ -225,7 +230,45 @@ def figures(run):
 
     f["targets"] = targets_table(run.report["targets"], instructions())
     keyed_figures(run, f, instructions())
+    flow_figures(run, f, instructions())
     return f
+
+
+def flow_figures(run, f, counts):
+    """Issue 33's figures: queued posts with and without a bound, and the synchronous post
+    path's instructions before and after the flow changes."""
+    rows = []
+    for n in QUEUE_OBSERVERS:
+        cells = []
+        for case in ("queue.dispatch", "queue.event", "queue.bounded", "queue.full"):
+            cell = (f"{time(run.median(f'{case}/{n}', n))}, "
+                    f"{number(run.allocations(f'{case}/{n}', n))}")
+            cells.append(cell)
+        rows.append(f"| {n:,} | " + " | ".join(cells) + " |")
+    f["flow_queue_table"] = "\n".join(
+        ["| Observers | `DispatchQueue.async` per observer | `.queue(q)`, unbounded | "
+         "`.dropOldest(64)`, consumer keeping up | `.dropOldest(64)`, backlog full |",
+         "|--:|---|---|---|---|"] + rows)
+    with open(INSTRUCTIONS_BEFORE_FLOW, encoding="utf-8") as file:
+        before = json.load(file)
+    post_rows = []
+    within = True
+    for n in (0, 1, 10, 100, 1000):
+        case = f"event.subscribe/{n}"
+        if not counts or case not in counts or case not in before:
+            post_rows.append(f"| {n:,} | {before.get(case, 0):,.0f} | not counted | |")
+            within = False
+            continue
+        change = counts[case] / before[case] - 1
+        within = within and abs(change) <= 0.05
+        post_rows.append(f"| {n:,} | {before[case]:,.0f} | {counts[case]:,.0f} | "
+                         f"{change * 100:+.1f}% |")
+    f["flow_post_table"] = "\n".join(
+        ["| Observers | Instructions per post before | After | Change |",
+         "|--:|--:|--:|--:|"] + post_rows)
+    f["flow_post_verdict"] = "met" if within else "missed"
+    f["flow_post_alloc"] = ", ".join(
+        number(run.allocations(f"event.subscribe/{n}")) for n in (1, 10, 100, 1000))
 
 
 def keyed_figures(run, f, counts):
@@ -488,6 +531,22 @@ where `event.subscribe` posts to one list again and again, so the time ratio say
 the cache than about the lookup:
 
 {keyed_post_table}"""
+
+TEMPLATES["benchmarks-flow"] = """\
+From the run in `results.json` ({machine}; {settings}). A `.queue(q)` post per observer, time
+and allocations per observer, until the queue has run it: the unbounded path enqueues a block
+per call; a bounded backlog queues in the registration's mailbox, drained in batches of 16, one
+call per lock; with the consumer's queue suspended, each post into the full backlog drops the
+oldest call, so memory stays at 64 calls per registration:
+
+{flow_queue_table}
+
+The synchronous post path, in callgrind instructions per post (`event.subscribe/N`), before
+the flow changes (`Benchmarks/instructions-before-flow.json`) and after; the target is within
+5% ({flow_post_verdict}), with no allocation (per post at N = 1, 10, 100, 1,000:
+{flow_post_alloc}):
+
+{flow_post_table}"""
 
 TEMPLATES["performance-keyed"] = """\
 ### Request and reply

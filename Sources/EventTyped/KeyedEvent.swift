@@ -165,6 +165,11 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
     keys.withLock { $0.slots.count }
   }
 
+  /// The limit on what each registration that runs later, under any key, may have waiting.
+  public var backlog: Backlog {
+    flow.backlog
+  }
+
   /// What the bounded backlogs of every key dropped, each with its key and where the
   /// registration was written; as ``Event/drops`` for one event (``all``'s drops go to its
   /// own).
