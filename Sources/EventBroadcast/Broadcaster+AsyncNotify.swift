@@ -84,7 +84,7 @@ extension Broadcaster {
   }
 
   /// Runs `route`'s async calls on `isolation`, one at a time, in order, until none is left,
-  /// giving an actor back after every ``ObserverRoute/batchLimit`` calls.
+  /// giving an actor back after every `Mailbox.batchLimit` calls.
   private static func drainAsync(_ route: ObserverRoute, on isolation: isolated (any Actor)?)
     async
   {
@@ -98,7 +98,7 @@ extension Broadcaster {
         return mailbox.calls.removeFirst()
       }
       guard let next else { return }
-      if served == ObserverRoute.batchLimit {
+      if served == Mailbox<ObserverRoute.Call>.batchLimit {
         served = 0
         await Task.yield()
       }
