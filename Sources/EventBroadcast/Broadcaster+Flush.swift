@@ -80,8 +80,7 @@ extension Broadcaster {
   }
 
   /// One marker per mailbox with calls waiting (a bounded or an actor's registration's, an
-  /// async body's), queued behind them; and one on the main queue if a main-actor call is queued
-  /// there.
+  /// async body's), queued behind them; and one on the main queue if a call is queued there.
   private static func flushMarkers(
     for routes: [ObserverRoute]
   ) -> [@Sendable (@escaping @Sendable () -> Void) -> Void] {
@@ -106,14 +105,13 @@ extension Broadcaster {
         }
       }
     }
-    let mainActorRoutes = routes.filter { $0.kind.isMainActor }
-    if !mainActorRoutes.isEmpty {
-      markers.append { [mainActorRoutes] done in
-        // Each call's count drops once it has run: 0 everywhere means none is outstanding.
-        let queued = mainActorRoutes.contains { $0.queuedOnMain.load(ordering: .acquiring) > 0 }
-        guard queued else { return done() }
-        DispatchQueue.main.async(execute: done)
-      }
+    markers.append { [routes] done in
+      // Each call's count drops once it has run: 0 everywhere means none is outstanding.
+      // Every route's, not only the main-actor ones': a body isolated to the main actor is
+      // queued there for any registration.
+      let queued = routes.contains { $0.queuedOnMain.load(ordering: .acquiring) > 0 }
+      guard queued else { return done() }
+      DispatchQueue.main.async(execute: done)
     }
     return markers
   }
