@@ -84,12 +84,18 @@ extension Broadcaster {
   }
 
   /// Runs `route`'s async calls on `isolation`, one at a time, in order, until none is left,
-  /// giving an actor back after every ``ObserverRoute/batchLimit`` calls.
+  /// giving it up after every `Mailbox.batchLimit` calls (guarantee 14).
+  ///
+  /// After a batch the drain ends and continues in a new task: on an actor, one isolated to it,
+  /// which the runtime enqueues on the actor itself, behind the jobs queued there meanwhile
+  /// (`Task.yield()` would hop through the global executor first, and so wait for a free
+  /// thread of the cooperative pool before it even joins the actor's queue); on a `.queue(q)`
+  /// registration, one that starts on `q`, behind what came there. The mailbox stays draining
+  /// throughout, so no other drain starts and the order holds.
   private static func drainAsync(_ route: ObserverRoute, on isolation: isolated (any Actor)?)
     async
   {
-    var served = 0
-    while true {
+    for _ in 0..<Mailbox<ObserverRoute.Call>.batchLimit {
       let next = route.asyncMailbox.withLock { mailbox in
         guard !mailbox.calls.isEmpty else {
           mailbox.isDraining = false
@@ -98,12 +104,13 @@ extension Broadcaster {
         return mailbox.calls.removeFirst()
       }
       guard let next else { return }
-      if served == ObserverRoute.batchLimit {
-        served = 0
-        await Task.yield()
-      }
       await next(isolation)
-      served += 1
+    }
+    if case .queue = route.kind {
+      Task(executorPreference: route.queueExecutor) { await drainAsync(route, on: nil) }
+    } else {
+      // Isolated to `isolation`, which it captures: enqueued on that actor, if any.
+      Task { await drainAsync(route, on: isolation) }
     }
   }
 

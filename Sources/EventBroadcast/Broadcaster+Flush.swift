@@ -34,11 +34,12 @@ extension Broadcaster {
   /// It never blocks a thread: it suspends. So it may be called from the main actor while the
   /// calls it waits for need the main actor, and they run while it waits. Calls on a
   /// `.queue(q)` registration are waited for by a block enqueued on `q` behind them (on a
-  /// concurrent queue, until the earlier blocks have started). A call that never returns keeps
-  /// `flush` waiting, and main-actor calls run only while something drains the main queue (an
-  /// async `main`, `swift test`, a run loop). A `notify` body isolated to an actor other than
-  /// the main actor, notified from off that actor, runs in a job of its own there: `flush`
-  /// waits for that job too.
+  /// concurrent queue, until the earlier blocks have started); those of a bounded backlog
+  /// (``init(backlog:)``), which reach `q` in batches, by a marker among them. A call a backlog
+  /// dropped is not waited for. A call that never returns keeps `flush` waiting, and main-actor
+  /// calls run only while something drains the main queue (an async `main`, `swift test`, a
+  /// run loop). A `notify` body isolated to an actor other than the main actor, notified from
+  /// off that actor, runs in a job of its own there: `flush` waits for that job too.
   ///
   /// Adds nothing to the cost of a notification. Thread-safe.
   ///
@@ -78,43 +79,39 @@ extension Broadcaster {
     await shared.flush(protocolType)
   }
 
-  /// One marker per mailbox with calls waiting (an actor's, an async body's), queued behind
-  /// them; and one on the main queue if a main-actor call is queued there.
+  /// One marker per mailbox with calls waiting (a bounded or an actor's registration's, an
+  /// async body's), queued behind them; and one on the main queue if a call is queued there.
   private static func flushMarkers(
     for routes: [ObserverRoute]
   ) -> [@Sendable (@escaping @Sendable () -> Void) -> Void] {
     var markers: [@Sendable (@escaping @Sendable () -> Void) -> Void] = []
-    var mainActorRoutes: [ObserverRoute] = []
     for route in routes {
-      if case .mainActor = route.kind { mainActorRoutes.append(route) }
-      // A route whose mailboxes were never made has never queued a call in them.
-      guard let mailboxes = route.existingMailboxes else { continue }
-      markers.append { done in
-        // Calls are appended and draining starts under the lock, so a mailbox that is not
-        // draining has run every call.
-        let queued = mailboxes.calls.withLock { mailbox -> Bool in
-          guard mailbox.isDraining else { return false }
-          mailbox.calls.append(done)
-          return true
+      // A mailbox that was never made has never queued a call.
+      if let calls = route.existingCalls {
+        markers.append { done in
+          // Calls are queued and draining starts under the lock, so a mailbox that is not
+          // draining has run every call.
+          if !calls.state.withLock({ $0.enqueueMarker(done) }) { done() }
         }
-        if !queued { done() }
       }
-      markers.append { done in
-        let queued = mailboxes.asyncCalls.withLock { mailbox -> Bool in
-          guard mailbox.isDraining else { return false }
-          mailbox.calls.append { _ in done() }
-          return true
+      if let asyncCalls = route.existingAsyncMailbox {
+        markers.append { done in
+          let queued = asyncCalls.withLock { mailbox -> Bool in
+            guard mailbox.isDraining else { return false }
+            mailbox.calls.append { _ in done() }
+            return true
+          }
+          if !queued { done() }
         }
-        if !queued { done() }
       }
     }
-    if !mainActorRoutes.isEmpty {
-      markers.append { [mainActorRoutes] done in
-        // Each call's count drops once it has run: 0 everywhere means none is outstanding.
-        let queued = mainActorRoutes.contains { $0.queuedOnMain.load(ordering: .acquiring) > 0 }
-        guard queued else { return done() }
-        DispatchQueue.main.async(execute: done)
-      }
+    markers.append { [routes] done in
+      // Each call's count drops once it has run: 0 everywhere means none is outstanding.
+      // Every route's, not only the main-actor ones': a body isolated to the main actor is
+      // queued there for any registration.
+      let queued = routes.contains { $0.queuedOnMain.load(ordering: .acquiring) > 0 }
+      guard queued else { return done() }
+      DispatchQueue.main.async(execute: done)
     }
     return markers
   }

@@ -23,24 +23,36 @@ extension Broadcaster {
       return true
     case .queue(let queue):
       guard registration.observer != nil else { return false }
-      queue.async { call(entry, body) }
+      if route.usesMailbox {
+        return enqueue(entry, body, in: route) { mailbox in
+          queue.async { drain(mailbox, of: entry, on: queue) }
+        }
+      }
+      countQueuedCall(of: entry, in: route, counter: route.queuedOnQueue)
+      queue.async {
+        call(entry, body)
+        route.queuedOnQueue.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+      }
       return true
     case .mainActor(let isolated):
       if !isolated, registration.observer == nil { return false }
       return onMainActor(entry, route, body, &context)
     case .actor(let weakActor):
       guard let actor = weakActor.object else { return false }
-      return enqueue(entry, body, on: actor, route, caller: caller)
+      return enqueue(entry, body, in: route, inlineIfIdle: caller === actor) { mailbox in
+        Task { await drain(mailbox, of: entry, on: actor) }
+      }
     }
   }
 
   /// Runs the call on the main actor: inline when the notification runs there and no observer
   /// it reached so far had a call still queued there, otherwise queued on the main queue (which
-  /// the main actor drains), behind what is queued.
+  /// the main actor drains), behind what is queued: through the registration's mailbox when its
+  /// backlog is bounded, straight to the main queue otherwise.
   ///
   /// Decided once per notification (guarantee 13): from the first main-actor observer that
   /// still has a call queued, that one and every later main-actor observer of the notification
-  /// are queued, so calls on the main actor run in notify order, per observer and across them.
+  /// are queued, so a notification on the main actor never overtakes a call queued earlier.
   private static func onMainActor<P>(
     _ entry: ObserverEntry<Never>, _ route: ObserverRoute,
     _ body: @escaping @isolated(any) @Sendable (P) -> Void, _ context: inout NotifyContext
@@ -52,7 +64,14 @@ extension Broadcaster {
       if route.queuedOnMain.load(ordering: .acquiring) == 0 { return call(entry, body) }
       context.mainActor = .queued
     }
-    route.queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    // Only a main-actor route's mailbox drains on the main actor: a body isolated to the main
+    // actor, notified to another route, goes straight to the main queue.
+    if case .mainActor = route.kind, route.usesMailbox {
+      return enqueue(entry, body, in: route) { mailbox in
+        DispatchQueue.main.async { drain(mailbox, of: entry, on: .main) }
+      }
+    }
+    countQueuedCall(of: entry, in: route, counter: route.queuedOnMain)
     DispatchQueue.main.async {
       call(entry, body)
       route.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing)
@@ -60,53 +79,76 @@ extension Broadcaster {
     return true
   }
 
-  /// Runs the call on `actor`: inline when the caller runs there and nothing is queued for the
-  /// registration, otherwise in its mailbox, which one task at a time drains on the actor.
-  private static func enqueue<P>(
-    _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
-    on actor: any Actor,
-    _ route: ObserverRoute, caller: (any Actor)?
-  ) -> Bool {
-    let startsDrain = route.mailbox.withLock { mailbox -> Bool? in
-      if caller === actor && !mailbox.isDraining && mailbox.calls.isEmpty { return nil }
-      mailbox.calls.append { call(entry, body) }
-      guard !mailbox.isDraining else { return false }
-      mailbox.isDraining = true
-      return true
+  /// Counts a call sent straight to a queue (an unbounded backlog) in `counter`, and warns once
+  /// when the calls waiting pass ``/EventCore/EventDiagnostics/backlogWarning``.
+  private static func countQueuedCall(
+    of entry: ObserverEntry<Never>, in route: ObserverRoute, counter: borrowing Atomic<Int>
+  ) {
+    let waiting = counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+    if waiting > EventDiagnostics.backlogThreshold {
+      route.calls.warnOnce(of: entry.site, waiting: waiting)
     }
-    switch startsDrain {
-    case nil: return call(entry, body)
-    case true?: Task { await drain(route, on: actor) }
-    case false?: break
-    }
-    return true
   }
 
-  /// Runs the calls in `route`'s mailbox on `actor`, in order, until it is empty, giving the
-  /// actor back after every ``ObserverRoute/batchLimit`` calls (guarantee 14): its other work
-  /// waits for one batch, not for every notification that arrives meanwhile.
-  private static func drain(_ route: ObserverRoute, on actor: isolated any Actor) async {
-    var pending = ContiguousArray<@Sendable () -> Void>()
-    var next = 0
-    var served = 0
-    while true {
-      if next == pending.count {
-        pending = route.mailbox.withLock { mailbox in
-          defer { mailbox.calls = [] }
-          if mailbox.calls.isEmpty { mailbox.isDraining = false }
-          return mailbox.calls
-        }
-        next = 0
-        if pending.isEmpty { return }
-      }
-      if served == ObserverRoute.batchLimit {
-        served = 0
-        await Task.yield()
-      }
-      pending[next]()
-      next += 1
-      served += 1
-    }
+  /// Queues the call in the registration's mailbox, in notify order, as its backlog says,
+  /// calling `startDrain` if no drain runs; or runs it now when `inlineIfIdle` and nothing
+  /// waits. Never waits: a full bounded backlog drops instead, and reports it.
+  ///
+  /// A main-actor registration's queued calls are counted in its `queuedOnMain` from before a
+  /// drain can take them until they have run, so that the count is never below what waits.
+  ///
+  /// - Parameters:
+  ///   - entry: The registration.
+  ///   - body: The notification's body.
+  ///   - route: The registration's route, whose mailbox takes the call.
+  ///   - inlineIfIdle: Whether the caller runs on the registration's actor, where the call may
+  ///     run now if nothing waits.
+  ///   - startDrain: Schedules a drain of the mailbox it is given where the registration runs.
+  /// - Returns: `false` when the registration, called inline, was dead.
+  private static func enqueue<P>(
+    _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
+    in route: ObserverRoute, inlineIfIdle: Bool = false,
+    startDrain: (Mailbox<ObserverRoute.Call>) -> Void
+  ) -> Bool {
+    let mailbox = route.calls
+    let countsOnMain = route.kind.isMainActor
+    let outcome = mailbox.enqueue(
+      {
+        call(entry, body)
+        if countsOnMain { route.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+      }, site: entry.site, inlineIfIdle: inlineIfIdle,
+      whenQueued: {
+        if countsOnMain { route.queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing) }
+      }, startDrain: { startDrain(mailbox) })
+    // A refused call leaves the registration live, so it is not purged.
+    guard case .runInline = outcome else { return true }
+    return call(entry, body)
+  }
+
+  /// Runs the calls in `mailbox` on `actor`, in order, until it is empty, giving the actor back
+  /// after every `Mailbox.batchLimit` calls (guarantee 14): its other work waits
+  /// for one batch, not for every notification that arrives meanwhile.
+  ///
+  /// After a batch the drain ends and enqueues its continuation as a new task isolated to
+  /// `actor`, which the runtime enqueues on the actor itself, behind the jobs queued there
+  /// meanwhile. (`Task.yield()` would hop through the global executor first, and so wait for a
+  /// free thread of the cooperative pool before it even joins the actor's queue.)
+  private static func drain(
+    _ mailbox: Mailbox<ObserverRoute.Call>, of entry: ObserverEntry<Never>,
+    on actor: isolated any Actor
+  ) {
+    guard mailbox.runBatch(site: entry.site, { $0() }) else { return }
+    Task { drain(mailbox, of: entry, on: actor) }
+  }
+
+  /// ``drain(_:of:on:)-(_,_,isolated any Actor)`` for a bounded `.queue` or `.mainActor`
+  /// registration: batches on `queue`, each enqueued behind what came there meanwhile.
+  private static func drain(
+    _ mailbox: Mailbox<ObserverRoute.Call>, of entry: ObserverEntry<Never>,
+    on queue: DispatchQueue
+  ) {
+    guard mailbox.runBatch(site: entry.site, { $0() }) else { return }
+    queue.async { drain(mailbox, of: entry, on: queue) }
   }
 
   /// Calls `body` with the observer of `entry` if the registration is still live, where the

@@ -21,7 +21,8 @@ import EventCore
 /// ```
 ///
 /// Use ``shared`` (through the static methods) for app-wide broadcasts, or create your own
-/// `Broadcaster()` to keep a feature's or a test's observers apart.
+/// `Broadcaster()` to keep a feature's or a test's observers apart, or to bound what its slow
+/// observers may have waiting (``init(backlog:)``).
 ///
 /// Each protocol is its own channel, identified by the protocol type itself rather than its name:
 /// two protocols both called `Update` in different scopes never share observers.
@@ -64,12 +65,41 @@ public final class Broadcaster: Sendable {
   let protocols = Lock<[(type: any Any.Type, channel: Channel)]>([])
   /// The jobs of `notify` bodies isolated to another actor, which `flush` waits for.
   @usableFromInline let isolatedJobs = IsolatedJobs()
+  /// The backlog of every registration that runs later, and the writer of its warnings; each
+  /// channel has a flow of its own, part of this one, that names its protocol.
+  let flow: FlowControl
+  /// The handlers of ``onDrop(_:)``, which every channel's flow posts its reports to.
+  let dropHandlers = ObserverList<Drop>()
 
-  /// Creates a broadcaster with no observers, independent of ``shared``.
+  /// Creates a broadcaster with no observers, independent of ``shared``, whose registrations
+  /// that run later keep at most what `backlog` says waiting.
+  ///
+  /// ```swift
+  /// // A slow screen sees the newest 100 calls, never a queue of stale ones.
+  /// let positions = Broadcaster(backlog: .dropOldest(100))
+  /// ```
   ///
   /// Its observers are reached only through this instance: notifying ``shared`` does not call
   /// them. The new broadcaster may be shared with and used from any thread.
-  public init() {}
+  ///
+  /// A registration that runs later has a backlog: the calls queued for it that have not run
+  /// yet. That is a `.queue(q)` or `.mainActor` registration notified from elsewhere, and one
+  /// made from code isolated to an actor, notified from off it or while earlier calls wait. A
+  /// call that runs inline (a synchronous registration, a main-actor one notified on the main
+  /// actor with nothing queued for it) has none, and is never dropped. Each registration has
+  /// its own backlog: a slow one never holds or drops another's calls.
+  ///
+  /// A bounded backlog never blocks a notifier: `notify` returns at once. What it drops is
+  /// never called, is reported to ``onDrop(_:)``, and leaves the order of what is called intact
+  /// (notify order). The calls of async `notify` bodies are not bounded.
+  ///
+  /// - Parameter backlog: The most calls each such registration may have waiting, and which
+  ///   go when there are more; ``/EventCore/Backlog/unbounded`` by default, whose registrations
+  ///   are named on standard error once they pass
+  ///   ``/EventCore/EventDiagnostics/backlogWarning``.
+  public init(backlog: Backlog = .unbounded) {
+    flow = FlowControl(backlog: backlog) { "Broadcaster" }
+  }
 
   /// Registers `observer` to be called by every later ``notify(_:_:isolation:)-swift.method`` of
   /// `protocolType`, on the notifying thread, or on the actor of the code that registers it.
@@ -176,13 +206,16 @@ public final class Broadcaster: Sendable {
       ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
     }
     ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
-    let route = ObserverRoute(delivery: delivery, isolation: isolation)
+    let list = channel(for: P.self)
+    // Every channel has a flow (see `channel(for:)`).
+    let route = ObserverRoute(
+      delivery: delivery, isolation: isolation, flow: list.flow.unsafelyUnwrapped)
     let entry = Self.entry(
       for: object, delivery: delivery, isolation: isolation,
       unretained: UnretainedObserver.make(observer, of: object, route: route))
     entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
     entry.priority = priority
-    return channel(for: P.self).subscribe(entry, endsWithToken: false)
+    return list.subscribe(entry, endsWithToken: false)
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -349,7 +382,10 @@ extension Broadcaster {
     let key = ObjectIdentifier(P.self)
     return channels.withLock { channels in
       if let existing = channels[key] { return existing }
-      let created = Channel()
+      let own = FlowControl(partOf: flow) { "Broadcaster protocol \(P.self)" }
+      // The list, not the broadcaster: the channel's flow must not keep it alive.
+      own.deliverDrops { [dropHandlers] drop in dropHandlers.post(drop) > 0 }
+      let created = Channel(flow: own)
       created.nameChannel { "Broadcaster protocol \(P.self)" }
       channels[key] = created
       index.insert(created, for: key, all: channels)

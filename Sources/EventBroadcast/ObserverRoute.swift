@@ -24,6 +24,11 @@ import Synchronization
       if case .synchronous = self { return true }
       return false
     }
+
+    var isMainActor: Bool {
+      if case .mainActor = self { return true }
+      return false
+    }
   }
 
   /// A zeroing weak reference to an actor (`any Actor` is not a class type `WeakReference`
@@ -32,11 +37,8 @@ import Synchronization
     weak var object: (any Actor)?
   }
 
-  /// Synchronous calls waiting for an actor, drained there one at a time, in notify order.
-  struct Mailbox {
-    var calls: ContiguousArray<@Sendable () -> Void> = []
-    var isDraining = false
-  }
+  /// One synchronous call of a notification, as the mailbox holds it.
+  typealias Call = @Sendable () -> Void
 
   /// Async calls (`notify` with an async body) waiting for the registration's
   /// isolation, run one at a time, in notify order.
@@ -45,41 +47,32 @@ import Synchronization
     var isDraining = false
   }
 
-  /// The most calls a drain makes on an actor before it gives the actor up (guarantee 14).
-  static var batchLimit: Int { 16 }
-
   @usableFromInline let kind: Kind
-  /// Main-actor calls queued and not yet run: a notify on the main actor runs the observer
-  /// inline only when nothing is queued for it, so it never overtakes an earlier notify.
+  /// The backlog of the registration's channel, where its drops go, and how its warnings
+  /// name it.
+  let flow: FlowControl
+  /// Whether the synchronous calls go through ``calls``: always for an actor, and for `.queue`
+  /// and `.mainActor` when the backlog is bounded. An unbounded `.queue` or `.mainActor`
+  /// registration's calls go straight to the queue, which keeps their order by itself.
+  let usesMailbox: Bool
+  /// Calls queued on the main queue for the observer and not yet run, those waiting in its
+  /// mailbox included: a notify on the main actor runs the observer inline only when nothing is
+  /// queued for it, so it never overtakes an earlier notify (guarantee 13).
   let queuedOnMain = Atomic<Int>(0)
-  /// The calls waiting for the observer, made by the first call that waits: a synchronous
-  /// registration never needs them, and two locks per registration cost four allocations and a
-  /// generic metadata lookup each time (callgrind, `churn.broadcaster/1000`).
-  private let mailboxes = LazyReference()
-
-  private final class Mailboxes: Sendable {
-    let calls = Lock(Mailbox())
-    let asyncCalls = Lock(AsyncMailbox())
-  }
-
-  private var created: Mailboxes {
-    mailboxes.load(as: Mailboxes.self) ?? mailboxes.storeIfNil(Mailboxes())
-  }
-
-  /// The calls queued for the observer, in notify order.
-  var mailbox: Lock<Mailbox> { created.calls }
-  /// Both mailboxes, if a call was ever queued in them: a flush looks without making them.
-  var existingMailboxes: (calls: Lock<Mailbox>, asyncCalls: Lock<AsyncMailbox>)? {
-    mailboxes.load(as: Mailboxes.self).map { ($0.calls, $0.asyncCalls) }
-  }
-  /// The async-body calls queued for the observer, in notify order.
-  var asyncMailbox: Lock<AsyncMailbox> { created.asyncCalls }
+  /// Calls sent straight to an unbounded `.queue(q)` registration's queue and not yet run:
+  /// what ``EventDiagnostics/backlogWarning`` is compared with.
+  let queuedOnQueue = Atomic<Int>(0)
+  // Each made by the first call that waits in it: a synchronous registration never needs
+  // them, and making them at registration cost allocations and a generic metadata lookup each
+  // time (callgrind, `churn.broadcaster/1000`).
+  private let mailbox = LazyReference()
+  private let asyncCalls = LazyLock<AsyncMailbox>()
   /// The executor that makes an async body start on a `.queue(q)` registration's queue.
   let queueExecutor: QueueExecutor?
 
   /// The route of a registration asked to run as `delivery`, made from code isolated to
-  /// `isolation` (`nil`: nonisolated).
-  init(delivery: Delivery, isolation: (any Actor)?) {
+  /// `isolation` (`nil`: nonisolated), in a channel whose flow is `flow`.
+  init(delivery: Delivery, isolation: (any Actor)?, flow: FlowControl) {
     if let isolation {
       kind =
         isolation is MainActor
@@ -91,12 +84,32 @@ import Synchronization
       default: kind = .synchronous
       }
     }
+    self.flow = flow
+    switch kind {
+    case .synchronous: usesMailbox = false
+    case .queue, .mainActor: usesMailbox = flow.isBounded
+    case .actor: usesMailbox = true
+    }
     if case .queue(let queue) = kind {
       queueExecutor = QueueExecutor(queue)
     } else {
       queueExecutor = nil
     }
   }
+
+  /// The synchronous calls waiting for the observer, in notify order, made on first use.
+  var calls: Mailbox<Call> {
+    mailbox.load(as: Mailbox<Call>.self) ?? mailbox.storeIfNil(Mailbox(flow: flow))
+  }
+
+  /// ``calls``, if a call was ever queued there: a flush looks without making it.
+  var existingCalls: Mailbox<Call>? { mailbox.load(as: Mailbox<Call>.self) }
+
+  /// The async-body calls queued for the observer, in notify order.
+  var asyncMailbox: Lock<AsyncMailbox> { asyncCalls.lock { AsyncMailbox() } }
+
+  /// ``asyncMailbox``, if a call was ever queued there.
+  var existingAsyncMailbox: Lock<AsyncMailbox>? { asyncCalls.existing }
 
   /// The actor the registration's calls run on, if any, and whether it has died.
   var actorIsDead: Bool {

@@ -154,6 +154,20 @@ struct BroadcasterFlushTests {
     #expect(saved?.sorted() == [1, 2, 3])
   }
 
+  @Test("after flush, a body isolated to the main actor has run for a synchronous observer")
+  func mainActorBodyForASynchronousObserver() async {
+    let hub = Broadcaster()
+    let saver = Saver()
+    hub.register((any Saves).self, observer: saver)
+    let saved = await flushResult(holding: .main) {
+      for value in 1...3 { hub.notify((any Saves).self) { @MainActor in $0.save(value) } }
+    } flush: {
+      await hub.flush((any Saves).self)
+      return saver.saved.values
+    }
+    #expect(saved == [1, 2, 3])
+  }
+
   @Test("Broadcaster.flush waits for the shared broadcaster's calls")
   func shared() async {
     let queue = DispatchQueue(label: "BroadcasterFlushTests.shared")
