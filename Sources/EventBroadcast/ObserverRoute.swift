@@ -99,7 +99,8 @@ import Synchronization
 
   /// The synchronous calls waiting for the observer, in notify order, made on first use.
   var calls: Mailbox<Call> {
-    mailbox.load(as: Mailbox<Call>.self) ?? mailbox.storeIfNil(Mailbox(flow: flow) { "Broadcaster" })
+    mailbox.load(as: Mailbox<Call>.self)
+      ?? mailbox.storeIfNil(Mailbox(flow: flow) { "Broadcaster" })
   }
 
   /// ``calls``, if a call was ever queued there: a flush looks without making it.
