@@ -88,10 +88,11 @@ extension Broadcaster {
     for route in routes {
       // A mailbox that was never made has never queued a call.
       if let calls = route.existingCalls {
+        let onMainActor = route.kind.isMainActor && route.usesMailbox
         markers.append { done in
           // Calls are queued and draining starts under the lock, so a mailbox that is not
           // draining has run every call.
-          if !calls.state.withLock({ $0.enqueueMarker(done) }) { done() }
+          if !calls.enqueueMarker(done, onMainActor: onMainActor) { done() }
         }
       }
       if let asyncCalls = route.existingAsyncMailbox {

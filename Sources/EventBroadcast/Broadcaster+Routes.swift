@@ -67,9 +67,16 @@ extension Broadcaster {
     // Only a main-actor route's mailbox drains on the main actor: a body isolated to the main
     // actor, notified to another route, goes straight to the main queue.
     if case .mainActor = route.kind, route.usesMailbox {
-      return enqueue(entry, body, in: route) { mailbox in
-        DispatchQueue.main.async { drain(mailbox, of: entry, on: .main) }
-      }
+      // In the one order of every bounded main-actor mailbox (guarantee 13 across observers).
+      let outcome = route.calls.enqueueOnMainActor(
+        {
+          call(entry, body)
+          route.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        }, site: entry.site,
+        whenQueued: { route.queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing) },
+        call: { $0() })
+      _ = outcome  // A refused call leaves the registration live, so it is not purged.
+      return true
     }
     countQueuedCall(of: entry, in: route, counter: route.queuedOnMain)
     DispatchQueue.main.async {

@@ -29,6 +29,12 @@ public struct Delivery: Sendable {
     /// actor instances can die (the main actor and global actors are shared for good), and a
     /// registration whose actor has died is dead, like one whose observer has.
     case actor(WeakActor)
+
+    /// Whether handlers run on the main actor.
+    @usableFromInline package var isMainActor: Bool {
+      if case .mainActor = self { return true }
+      return false
+    }
   }
 
   /// A zeroing weak reference to an actor (`WeakReference` takes a class, and `any Actor` is

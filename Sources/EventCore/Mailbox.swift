@@ -32,7 +32,7 @@ import Synchronization
   /// than only for an actor.
   package var isBounded: Bool { flow?.isBounded ?? false }
 
-  /// What became of a call handed to ``enqueue(_:site:replayed:inlineIfIdle:whenQueued:startDrain:)``.
+  /// What became of a call handed to ``enqueue(_:site:replayed:inlineIfIdle:sequence:whenQueued:startDrain:)``.
   package enum Outcome {
     /// It waits for the drain (or an older one was dropped for it).
     case queued
@@ -52,19 +52,24 @@ import Synchronization
   ///   - replayed: Whether it is part of a replay, which no backlog counts or drops.
   ///   - inlineIfIdle: Whether to hand the call back when nothing waits (a caller already on
   ///     the registration's actor).
+  ///   - sequence: The call's place in ``MainActorSchedule``'s order, if the mailbox drains
+  ///     through it.
   ///   - whenQueued: Called under the lock when the call adds one to what waits, before a
   ///     drain can take it.
   ///   - startDrain: Schedules a drain on the registration's actor or queue.
   /// - Returns: What became of the call.
   package func enqueue(
     _ payload: Payload, site: RegistrationSite, replayed: Bool = false,
-    inlineIfIdle: Bool = false, whenQueued: () -> Void = {}, startDrain: () -> Void
+    inlineIfIdle: Bool = false, sequence: UInt64 = 0, whenQueued: () -> Void = {},
+    startDrain: () -> Void
   ) -> Outcome {
     let threshold = EventDiagnostics.backlogThreshold
     let arrival = state.withLock { state -> MailboxStateMachine<Payload>.Arrival? in
       if inlineIfIdle && !state.isDraining { return nil }
       let arrival =
-        replayed ? state.enqueueReplayed(payload) : state.enqueue(payload, warningAbove: threshold)
+        replayed
+        ? state.enqueueReplayed(payload, sequence: sequence)
+        : state.enqueue(payload, warningAbove: threshold, sequence: sequence)
       if arrival.accepted && !arrival.dropped { whenQueued() }
       return arrival
     }
@@ -94,6 +99,49 @@ import Synchronization
       }
     }
     return true
+  }
+
+  /// Queues `payload` for the main actor, in ``MainActorSchedule``'s order, as
+  /// ``enqueue(_:site:replayed:inlineIfIdle:sequence:whenQueued:startDrain:)`` does; the
+  /// schedule runs it with `call`.
+  package func enqueueOnMainActor(
+    _ payload: Payload, site: RegistrationSite, replayed: Bool = false,
+    whenQueued: () -> Void = {}, call: @escaping @Sendable (Payload) -> Void
+  ) -> Outcome {
+    let sequence = MainActorSchedule.nextSequence()
+    return enqueue(
+      payload, site: site, replayed: replayed, sequence: sequence, whenQueued: whenQueued
+    ) {
+      MainActorSchedule.schedule(at: sequence) { [self] expecting in
+        runHead(expecting: expecting, site: site, call)
+      }
+    }
+  }
+
+  /// Queues a flush marker behind the waiting calls, in ``MainActorSchedule``'s order when the
+  /// mailbox drains through it.
+  ///
+  /// - Returns: `false` when nothing waits: the caller calls `done` itself.
+  package func enqueueMarker(_ done: @escaping @Sendable () -> Void, onMainActor: Bool) -> Bool {
+    let sequence = onMainActor ? MainActorSchedule.nextSequence() : 0
+    return state.withLock { $0.enqueueMarker(done, sequence: sequence) }
+  }
+
+  /// Runs the oldest call if it is the one at `sequence` in ``MainActorSchedule``'s order.
+  private func runHead(
+    expecting sequence: UInt64, site: RegistrationSite, _ call: (Payload) -> Void
+  ) -> UInt64? {
+    let (next, following) = state.withLock { $0.next(expecting: sequence) }
+    switch next {
+    case .payload(let payload, let report):
+      if let report { reportDrops(report, of: site) }
+      call(payload)
+    case .marker(let done):
+      done()
+    case .idle:
+      break
+    }
+    return following
   }
 
   /// Reports `count` drops of the registration written at `site`.

@@ -12,6 +12,9 @@ package struct MailboxStateMachine<Payload> {
   /// Waiting calls, oldest first from `head`; a slot is `nil` once taken or dropped, so that a
   /// dropped payload is released at once.
   private var items: ContiguousArray<MailboxItem<Payload>?> = []
+  /// Each item's place in ``MainActorSchedule``'s order, for a mailbox drained through it; 0
+  /// otherwise. In step with `items`.
+  private var sequences: ContiguousArray<UInt64> = []
   private var head = 0
   /// No payload waits before this index (from `head`): what a drop of the oldest has already
   /// searched, so that a flood of drops costs O(1) each, not a scan of the slots it emptied.
@@ -56,8 +59,12 @@ package struct MailboxStateMachine<Payload> {
   ///   - payload: The payload to deliver.
   ///   - threshold: ``EventDiagnostics/backlogWarning``, read by the caller (`Int.max` for
   ///     never); only an unbounded mailbox warns.
+  ///   - sequence: The payload's place in ``MainActorSchedule``'s order, if the mailbox drains
+  ///     through it.
   /// - Returns: What the caller does after the lock.
-  package mutating func enqueue(_ payload: Payload, warningAbove threshold: Int) -> Arrival {
+  package mutating func enqueue(
+    _ payload: Payload, warningAbove threshold: Int, sequence: UInt64 = 0
+  ) -> Arrival {
     var arrival = Arrival()
     if waiting == limit {
       arrival.dropped = true
@@ -70,6 +77,7 @@ package struct MailboxStateMachine<Payload> {
     }
     if arrival.accepted {
       items.append(.payload(payload))
+      sequences.append(sequence)
       waiting += 1
       if limit == .max && waiting > threshold && !warned {
         warned = true
@@ -82,9 +90,10 @@ package struct MailboxStateMachine<Payload> {
 
   /// Adds a replayed payload behind the waiting calls: replay is not a backlog, so it neither
   /// counts against the limit nor is ever dropped.
-  package mutating func enqueueReplayed(_ payload: Payload) -> Arrival {
+  package mutating func enqueueReplayed(_ payload: Payload, sequence: UInt64 = 0) -> Arrival {
     var arrival = Arrival()
     items.append(.replayed(payload))
+    sequences.append(sequence)
     startDrainIfIdle(&arrival)
     return arrival
   }
@@ -100,9 +109,12 @@ package struct MailboxStateMachine<Payload> {
   ///
   /// - Returns: `false` when nothing waits and no drain runs, so that the caller calls `done`
   ///   itself: everything has been delivered.
-  package mutating func enqueueMarker(_ done: @escaping @Sendable () -> Void) -> Bool {
+  package mutating func enqueueMarker(
+    _ done: @escaping @Sendable () -> Void, sequence: UInt64 = 0
+  ) -> Bool {
     guard isDraining else { return false }
     items.append(.flush(done))
+    sequences.append(sequence)
     return true
   }
 
@@ -139,10 +151,41 @@ package struct MailboxStateMachine<Payload> {
       }
     }
     items.removeAll(keepingCapacity: true)
+    sequences.removeAll(keepingCapacity: true)
     head = 0
     searchedUpTo = 0
     isDraining = false
     return .idle
+  }
+
+  /// The place in ``MainActorSchedule``'s order of the oldest waiting call, if any.
+  package var headSequence: UInt64? {
+    var index = head
+    while index < items.count {
+      if items[index] != nil { return sequences[index] }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Takes the oldest waiting call if its place in ``MainActorSchedule``'s order is
+  /// `sequence`, for a mailbox drained through the schedule; a drop may have taken it first.
+  ///
+  /// - Returns: What to run (`.idle` when the head is another call, or nothing waits), and the
+  ///   place of the call that then waits first: where to schedule the mailbox again, `nil` once
+  ///   it is empty and its drain has ended.
+  package mutating func next(expecting sequence: UInt64) -> (Next, following: UInt64?) {
+    guard let first = headSequence else {
+      _ = next()  // Ends the drain.
+      return (.idle, nil)
+    }
+    guard first == sequence else { return (.idle, first) }
+    let taken = next()
+    guard let following = headSequence else {
+      _ = next()
+      return (taken, nil)
+    }
+    return (taken, following)
   }
 
   /// Drops the oldest waiting payload, skipping the markers before it.
@@ -164,6 +207,7 @@ package struct MailboxStateMachine<Payload> {
   private mutating func compactIfMostlyTaken() {
     guard head >= 32 && head * 2 >= items.count else { return }
     items.removeFirst(head)
+    sequences.removeFirst(head)
     searchedUpTo = max(0, searchedUpTo - head)
     head = 0
   }

@@ -34,6 +34,7 @@ extension ObserverEntry where Payload: Sendable {
     guard let mailbox = mailbox.load(as: Mailbox<Payload>.self) else { return done() }
     // Payloads are appended and draining starts under this lock, so a mailbox that is not
     // draining has delivered everything.
-    if !mailbox.state.withLock({ $0.enqueueMarker(done) }) { done() }
+    let onMainActor = mailbox.isBounded && delivery.kind.isMainActor
+    if !mailbox.enqueueMarker(done, onMainActor: onMainActor) { done() }
   }
 }

@@ -533,9 +533,14 @@ extension ObserverEntry where Payload: Sendable {
     guard isAlive else { return false }
     let mailbox = makeMailboxIfNeeded()
     if mailbox.isBounded {
-      return enqueue(payload, in: mailbox, &context) {
-        DispatchQueue.main.async { self.drain(mailbox, on: .main) }
-      }
+      // In the one order of every bounded main-actor mailbox: a drain of this mailbox alone,
+      // batch by batch, would let another registration's call of the same post run first.
+      let outcome = mailbox.enqueueOnMainActor(
+        payload, site: site, replayed: context.isReplay,
+        whenQueued: { queuedCalls.wrappingAdd(1, ordering: .acquiringAndReleasing) },
+        call: { self.runQueued($0) })
+      if case .refused = outcome { context.refused += 1 }
+      return true
     }
     countQueuedCall(in: mailbox)
     DispatchQueue.main.async {

@@ -124,6 +124,29 @@ struct BacklogTests {
     #expect(result.drops == [1, 6])
   }
 
+  @Test(
+    "a post's main-actor handlers run in its order, however many calls each backlog holds"
+  )
+  func mainActorOrderAcrossRegistrations() async throws {
+    let event = Event<Int>(delivery: .mainActor, backlog: .dropOldest(100))
+    let order = Recorder<String>()
+    let first = event.subscribe { order.record("a\($0)") }
+    let held = Signal()
+    DispatchQueue.main.async { _ = held.wait() }
+    // More than a batch waits for the first registration when the second one arrives.
+    for value in 1...40 { event.post(value) }
+    let second = event.subscribe { order.record("b\($0)") }
+    event.post(41)
+    held.fire()
+    #expect(await finishes({ await event.flush() }))
+    let values = order.values
+    let a41 = try #require(values.firstIndex(of: "a41"))
+    let b41 = try #require(values.firstIndex(of: "b41"))
+    #expect(a41 < b41)
+    #expect(values.filter { $0.hasPrefix("a") } == (1...41).map { "a\($0)" })
+    withExtendedLifetime((first, second)) {}
+  }
+
   @Test("an actor's registration with .dropNewest keeps the oldest and refuses the rest")
   func actorRegistrationDropNewest() async {
     let executor = QueueSerialExecutor(label: "actor")
