@@ -34,15 +34,11 @@ extension Broadcaster {
       guard entry.liveness.isLive else { return false }
       let route = Self.registration(of: entry).route
       if route.actorIsDead { return false }
-      let startsDrain = route.asyncMailbox.withLock { mailbox -> Bool in
-        mailbox.calls.append { isolation in
-          await Self.callAsync(entry, body, isolation: isolation)
-        }
-        guard !mailbox.isDraining else { return false }
-        mailbox.isDraining = true
-        return true
-      }
-      if startsDrain { Self.startAsyncDrain(route) }
+      // A refused call (a full `.dropNewest` backlog) leaves the registration live.
+      _ = route.asyncCalls.enqueue(
+        { isolation in await Self.callAsync(entry, body, isolation: isolation) },
+        site: entry.site
+      ) { Self.startAsyncDrain(route, site: entry.site) }
       return true
     }
   }
@@ -66,20 +62,20 @@ extension Broadcaster {
   }
 
   /// Starts the one task that runs `route`'s async calls, on the registration's isolation.
-  private static func startAsyncDrain(_ route: ObserverRoute) {
+  private static func startAsyncDrain(_ route: ObserverRoute, site: RegistrationSite) {
     switch route.kind {
     case .synchronous:
-      Task { await drainAsync(route, on: nil) }
+      Task { await drainAsync(route, site: site, on: nil) }
     case .queue:
-      Task(executorPreference: route.queueExecutor) { await drainAsync(route, on: nil) }
-    case .mainActor:
-      Task { @MainActor in await drainAsync(route, on: MainActor.shared) }
-    case .actor(let weakActor):
-      guard let actor = weakActor.object else {
-        route.asyncMailbox.withLock { $0 = ObserverRoute.AsyncMailbox() }
-        return
+      Task(executorPreference: route.queueExecutor) {
+        await drainAsync(route, site: site, on: nil)
       }
-      Task { await drainAsync(route, on: actor) }
+    case .mainActor:
+      Task { @MainActor in await drainAsync(route, site: site, on: MainActor.shared) }
+    case .actor(let weakActor):
+      // A dead actor's calls would never run: the drain, wherever it runs, skips them.
+      let actor = weakActor.object
+      Task { await drainAsync(route, site: site, on: actor) }
     }
   }
 
@@ -92,25 +88,28 @@ extension Broadcaster {
   /// thread of the cooperative pool before it even joins the actor's queue); on a `.queue(q)`
   /// registration, one that starts on `q`, behind what came there. The mailbox stays draining
   /// throughout, so no other drain starts and the order holds.
-  private static func drainAsync(_ route: ObserverRoute, on isolation: isolated (any Actor)?)
-    async
-  {
-    for _ in 0..<Mailbox<ObserverRoute.Call>.batchLimit {
-      let next = route.asyncMailbox.withLock { mailbox in
-        guard !mailbox.calls.isEmpty else {
-          mailbox.isDraining = false
-          return nil as (@Sendable (isolated (any Actor)?) async -> Void)?
-        }
-        return mailbox.calls.removeFirst()
+  private static func drainAsync(
+    _ route: ObserverRoute, site: RegistrationSite, on isolation: isolated (any Actor)?
+  ) async {
+    let calls = route.asyncCalls
+    for _ in 0..<Mailbox<ObserverRoute.AsyncCall>.batchLimit {
+      switch calls.state.withLock({ $0.next() }) {
+      case .payload(let call, let report):
+        if let report { calls.reportDrops(report, of: site) }
+        await call(isolation)
+      case .marker(let done):
+        done()
+      case .idle:
+        return
       }
-      guard let next else { return }
-      await next(isolation)
     }
     if case .queue = route.kind {
-      Task(executorPreference: route.queueExecutor) { await drainAsync(route, on: nil) }
+      Task(executorPreference: route.queueExecutor) {
+        await drainAsync(route, site: site, on: nil)
+      }
     } else {
       // Isolated to `isolation`, which it captures: enqueued on that actor, if any.
-      Task { await drainAsync(route, on: isolation) }
+      Task { await drainAsync(route, site: site, on: isolation) }
     }
   }
 

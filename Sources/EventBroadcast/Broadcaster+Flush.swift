@@ -95,14 +95,9 @@ extension Broadcaster {
           if !calls.enqueueMarker(done, onMainActor: onMainActor) { done() }
         }
       }
-      if let asyncCalls = route.existingAsyncMailbox {
+      if let asyncCalls = route.existingAsyncCalls {
         markers.append { done in
-          let queued = asyncCalls.withLock { mailbox -> Bool in
-            guard mailbox.isDraining else { return false }
-            mailbox.calls.append { _ in done() }
-            return true
-          }
-          if !queued { done() }
+          if !asyncCalls.enqueueMarker(done, onMainActor: false) { done() }
         }
       }
     }

@@ -40,12 +40,9 @@ import Synchronization
   /// One synchronous call of a notification, as the mailbox holds it.
   typealias Call = @Sendable () -> Void
 
-  /// Async calls (`notify` with an async body) waiting for the registration's
-  /// isolation, run one at a time, in notify order.
-  struct AsyncMailbox {
-    var calls: ContiguousArray<@Sendable (isolated (any Actor)?) async -> Void> = []
-    var isDraining = false
-  }
+  /// One async call of a notification (`notify` with an async body), run on the
+  /// registration's isolation.
+  typealias AsyncCall = @Sendable (isolated (any Actor)?) async -> Void
 
   @usableFromInline let kind: Kind
   /// The backlog of the registration's channel, where its drops go, and how its warnings
@@ -66,7 +63,7 @@ import Synchronization
   // them, and making them at registration cost allocations and a generic metadata lookup each
   // time (callgrind, `churn.broadcaster/1000`).
   private let mailbox = LazyReference()
-  private let asyncCalls = LazyLock<AsyncMailbox>()
+  private let asyncMailbox = LazyReference()
   /// The executor that makes an async body start on a `.queue(q)` registration's queue.
   let queueExecutor: QueueExecutor?
 
@@ -106,11 +103,15 @@ import Synchronization
   /// ``calls``, if a call was ever queued there: a flush looks without making it.
   var existingCalls: Mailbox<Call>? { mailbox.load(as: Mailbox<Call>.self) }
 
-  /// The async-body calls queued for the observer, in notify order.
-  var asyncMailbox: Lock<AsyncMailbox> { asyncCalls.lock { AsyncMailbox() } }
+  /// The async-body calls waiting for the observer, in notify order, with the channel's
+  /// backlog; made on first use.
+  var asyncCalls: Mailbox<AsyncCall> {
+    asyncMailbox.load(as: Mailbox<AsyncCall>.self)
+      ?? asyncMailbox.storeIfNil(Mailbox(flow: flow) { "Broadcaster" })
+  }
 
-  /// ``asyncMailbox``, if a call was ever queued there.
-  var existingAsyncMailbox: Lock<AsyncMailbox>? { asyncCalls.existing }
+  /// ``asyncCalls``, if a call was ever queued there.
+  var existingAsyncCalls: Mailbox<AsyncCall>? { asyncMailbox.load(as: Mailbox<AsyncCall>.self) }
 
   /// The actor the registration's calls run on, if any, and whether it has died.
   var actorIsDead: Bool {

@@ -45,10 +45,10 @@ struct BroadcasterBacklogTests {
     _ hub: Broadcaster, holding queue: DispatchQueue, values: ClosedRange<Int>
   ) async -> Bool {
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     for value in values { hub.notify((any Feed).self) { $0.take(value) } }
     held.fire()
-    return await finishes { await hub.flush((any Feed).self) }
+    return await finishes(within: 60) { await hub.flush((any Feed).self) }
   }
 
   /// A `.queue` observer of a broadcaster with `backlog`, notified `values` while its queue is
@@ -129,7 +129,7 @@ struct BroadcasterBacklogTests {
     let sink = Sink()
     hub.register((any Feed).self, observer: sink, delivery: .mainActor)
     let held = Signal()
-    DispatchQueue.main.async { _ = held.wait() }
+    DispatchQueue.main.async { _ = held.wait(seconds: 60) }
     // More than one batch, so that calls still wait when the main-actor notify runs, between
     // two batches of the drain.
     for value in 1...40 { hub.notify((any Feed).self) { $0.take(value) } }
@@ -137,7 +137,7 @@ struct BroadcasterBacklogTests {
       MainActor.assumeIsolated { hub.notify((any Feed).self) { $0.take(41) } }
     }
     held.fire()
-    #expect(await finishes { await hub.flush((any Feed).self) })
+    #expect(await finishes(within: 60) { await hub.flush((any Feed).self) })
     #expect(sink.seen.values == Array(1...41))
   }
 
@@ -150,13 +150,13 @@ struct BroadcasterBacklogTests {
     let dropToken = hub.onDrop { drops.record($0.count) }
     let token = hub.register((any Feed).self, observer: sink, delivery: .queue(queue))
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     for value in 1...10 { hub.notify((any Feed).self) { $0.take(value) } }
     token.cancel()
     held.fire()
     // Behind the drain, which was queued before it: it skips the 3 calls the cancel
     // discarded, and reports the 6 drops made before it that were not reported yet.
-    #expect(drain(queue))
+    #expect(drain(queue, seconds: 60))
     #expect(sink.seen.values.isEmpty)
     #expect(drops.values == [1, 6])
     withExtendedLifetime(dropToken) {}
@@ -174,7 +174,7 @@ struct BroadcasterBacklogTests {
     }
     let token = await sink.start(hub)
     let held = Signal()
-    sink.executor.queue.async { _ = held.wait() }
+    sink.executor.queue.async { _ = held.wait(seconds: 60) }
     for value in 1...6 { hub.notify((any Feed).self) { $0.take(value) } }
     hub.unregister((any Feed).self, observer: sink)
     held.fire()
@@ -271,7 +271,7 @@ struct BroadcasterBacklogTests {
     let sink = HeldSink()
     let token = await sink.start(hub)
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     let actorHeld = Signal()
     sink.executor.queue.async { _ = actorHeld.wait() }
     for value in 0...(threshold * 2) { hub.notify((any Feed).self) { $0.take(value) } }
@@ -284,5 +284,34 @@ struct BroadcasterBacklogTests {
     #expect(queued.seen.count == threshold * 2 + 1)
     #expect(sink.seen.count == threshold * 2 + 1)
     withExtendedLifetime(token) {}
+  }
+}
+
+@Suite("Broadcaster bounded backlogs: async bodies", .timeLimit(.minutes(1)))
+struct BroadcasterAsyncBacklogTests {
+  @Test(
+    "an async body's calls wait in the observer's backlog, which drops the oldest and reports it")
+  func asyncBodiesDropTheOldest() async {
+    let hub = Broadcaster(backlog: .dropOldest(2))
+    let sink = Sink()
+    let token = hub.register((any Feed).self, observer: sink)
+    let drops = Recorder<Int>()
+    let dropToken = hub.onDrop { drops.record($0.count) }
+    let started = Signal()
+    let release = Signal()
+    hub.notify((any Feed).self) { (observer: any Feed) async in
+      observer.take(1)
+      started.fire()
+      _ = await release.arrival()
+    }
+    #expect(await started.arrival())
+    for value in 2...6 {
+      hub.notify((any Feed).self) { (observer: any Feed) async in observer.take(value) }
+    }
+    release.fire()
+    #expect(await finishes(within: 60) { await hub.flush((any Feed).self) })
+    #expect(sink.seen.values == [1, 5, 6])
+    #expect(drops.values == [1, 2])
+    withExtendedLifetime((token, dropToken)) {}
   }
 }

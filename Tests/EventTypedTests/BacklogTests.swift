@@ -31,10 +31,10 @@ struct BacklogTests {
     let token = register(seen)
     let dropToken = event.drops.subscribe { drops.record($0.count) }
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     let reached = values.map { event.post($0) }
     held.fire()
-    guard await finishes({ await event.flush() }) else { return nil }
+    guard await finishes(within: 60, { await event.flush() }) else { return nil }
     withExtendedLifetime((token, dropToken)) {}
     return (seen.values, drops.values, reached)
   }
@@ -104,10 +104,10 @@ struct BacklogTests {
     let dropToken = event.drops.subscribe { drops.record($0.count) }
     let token = event.register(actor) { actor, value in actor.handle(value) }
     let held = Signal()
-    executor.queue.async { _ = held.wait() }
+    executor.queue.async { _ = held.wait(seconds: 60) }
     for value in 1...6 { event.post(value) }
     held.fire()
-    #expect(await finishes({ await event.flush() }))
+    #expect(await finishes(within: 60, { await event.flush() }))
     #expect(actor.seen.values == [5, 6])
     #expect(drops.values.reduce(0, +) == 4)
     withExtendedLifetime((token, dropToken)) {}
@@ -132,13 +132,13 @@ struct BacklogTests {
     let order = Recorder<String>()
     let first = event.subscribe { order.record("a\($0)") }
     let held = Signal()
-    DispatchQueue.main.async { _ = held.wait() }
+    DispatchQueue.main.async { _ = held.wait(seconds: 60) }
     // More than a batch waits for the first registration when the second one arrives.
     for value in 1...40 { event.post(value) }
     let second = event.subscribe { order.record("b\($0)") }
     event.post(41)
     held.fire()
-    #expect(await finishes({ await event.flush() }))
+    #expect(await finishes(within: 60, { await event.flush() }))
     let values = order.values
     let a41 = try #require(values.firstIndex(of: "a41"))
     let b41 = try #require(values.firstIndex(of: "b41"))
@@ -154,10 +154,10 @@ struct BacklogTests {
     let event = Event<Int>(backlog: .dropNewest(2))
     let token = event.register(actor) { actor, value in actor.handle(value) }
     let held = Signal()
-    executor.queue.async { _ = held.wait() }
+    executor.queue.async { _ = held.wait(seconds: 60) }
     let reached = (1...5).map { event.post($0) }
     held.fire()
-    #expect(await finishes({ await event.flush() }))
+    #expect(await finishes(within: 60, { await event.flush() }))
     #expect(actor.seen.values == [1, 2])
     #expect(reached == [1, 1, 0, 0, 0])
     withExtendedLifetime(token) {}
@@ -172,12 +172,12 @@ struct BacklogTests {
     let dropToken = event.drops.subscribe { drops.record($0.count) }
     let token = event.subscribe { seen.record($0) }
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     for value in 1...10 { event.post(value) }
     token.cancel()
     held.fire()
-    #expect(drain(queue))
-    #expect(drain(queue))
+    #expect(drain(queue, seconds: 60))
+    #expect(drain(queue, seconds: 60))
     #expect(seen.values.isEmpty)
     #expect(drops.values.reduce(0, +) == 7)
     withExtendedLifetime(dropToken) {}
@@ -192,10 +192,10 @@ struct BacklogTests {
     let dropToken = event.drops.subscribe { drops.record($0.count) }
     let seen = Recorder<Int>()
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     let token = event.subscribe { seen.record($0) }
     held.fire()
-    #expect(await finishes({ await event.flush() }))
+    #expect(await finishes(within: 60, { await event.flush() }))
     #expect(seen.values == [1, 2, 3, 4, 5])
     #expect(drops.values.isEmpty)
     withExtendedLifetime((token, dropToken)) {}
@@ -213,10 +213,10 @@ struct BacklogTests {
     let token = event.subscribe { _ in }
     for _ in 0..<2 {
       let held = Signal()
-      queue.async { _ = held.wait() }
+      queue.async { _ = held.wait(seconds: 60) }
       for value in 1...5 { event.post(value) }
       held.fire()
-      #expect(await finishes({ await event.flush() }))
+      #expect(await finishes(within: 60, { await event.flush() }))
     }
     #expect(printed.count == 1)
     #expect(printed.values.first?.contains("BacklogTests.swift:\(line)") == true)
@@ -234,10 +234,10 @@ struct BacklogTests {
     let line = #line + 1
     let token = event.subscribe { _ in }
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     for value in 0...(threshold * 2) { event.post(value) }
     held.fire()
-    #expect(await finishes({ await event.flush() }))
+    #expect(await finishes(within: 60, { await event.flush() }))
     #expect(printed.count == 1)
     #expect(printed.values.first?.contains("BacklogTests.swift:\(line)") == true)
     #expect(printed.values.first?.contains("Event<Int>") == true)
@@ -253,11 +253,11 @@ struct BacklogTests {
     let dropToken = keyed.drops.subscribe { key, drop in drops.record("\(key) \(drop.count)") }
     let token = keyed["a"].subscribe { seen.record($0) }
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     for value in 1...6 { keyed.post(value, to: "a") }
     held.fire()
-    #expect(drain(queue))
-    #expect(drain(queue))
+    #expect(drain(queue, seconds: 60))
+    #expect(drain(queue, seconds: 60))
     #expect(seen.values == [5, 6])
     #expect(drops.values == ["a 1", "a 3"])
     withExtendedLifetime((token, dropToken)) {}
@@ -319,7 +319,7 @@ struct BacklogTests {
     #expect(await started.arrival())
     for value in 2...6 { event.post(value) }
     release.fire()
-    #expect(await finishes({ await event.flush() }))
+    #expect(await finishes(within: 60, { await event.flush() }))
     #expect(seen.values == [1, 5, 6])
     #expect(drops.values == [1, 2])
     withExtendedLifetime((token, dropToken)) {}
@@ -344,7 +344,7 @@ struct BacklogTests {
     let dropToken = event.drops.subscribe { drops.record($0.count) }
     let reached = (2...4).map { event.post($0) }
     release.fire()
-    #expect(await finishes({ await event.flush() }))
+    #expect(await finishes(within: 60, { await event.flush() }))
     #expect(reached == [1, 0, 0])
     #expect(seen.values == [1, 2])
     #expect(drops.values == [1, 1])

@@ -28,7 +28,7 @@ struct SendTests {
       onQueue.record(value)
     }
     let lagging = Recorder<Int>()
-    let finished = await finishes {
+    let finished = await finishes(within: 60) {
       for value in 0..<200 {
         await event.send(value)
         if consumer.seen.values.last != value || onQueue.values.last != value {
@@ -50,7 +50,7 @@ struct SendTests {
       seen.record(value)
     }
     let behind = Recorder<Int>()
-    let finished = await finishes {
+    let finished = await finishes(within: 60) {
       for value in 0..<50 {
         await event.send(value)
         if seen.values.last != value { behind.record(value) }
@@ -69,8 +69,8 @@ struct SendTests {
       seen.record(value)
       if value < 3 { await event.send(value + 1) }
     }
-    #expect(await finishes { await event.send(0) })
-    #expect(await finishes { await event.flush() })
+    #expect(await finishes(within: 60) { await event.send(0) })
+    #expect(await finishes(within: 60) { await event.flush() })
     #expect(seen.values == [0, 1, 2, 3])
     withExtendedLifetime(token) {}
   }
@@ -82,13 +82,13 @@ struct SendTests {
     let seen = Recorder<Int>()
     let token = event.subscribe { seen.record($0) }
     let held = Signal()
-    queue.async { _ = held.wait() }
+    queue.async { _ = held.wait(seconds: 60) }
     let sending = Task { await event.send(1) }
     sending.cancel()
-    #expect(await finishes { _ = await sending.value })
+    #expect(await finishes(within: 60) { _ = await sending.value })
     #expect(seen.values.isEmpty)
     held.fire()
-    #expect(await finishes { await event.flush() })
+    #expect(await finishes(within: 60) { await event.flush() })
     #expect(seen.values == [1])
     withExtendedLifetime(token) {}
   }
@@ -117,7 +117,7 @@ struct KeyedSendTests {
       seen.record(value)
     }
     let lagging = Recorder<Int>()
-    let finished = await finishes {
+    let finished = await finishes(within: 60) {
       for value in 0..<100 {
         let reached = await keyed["a"].send(value)
         if reached != 1 || seen.values.last != value { lagging.record(value) }
