@@ -88,15 +88,7 @@ import Synchronization
   ///   drain has ended.
   package func runBatch(site: RegistrationSite, _ call: (Payload) -> Void) -> Bool {
     for _ in 0..<Self.batchLimit {
-      switch state.withLock({ $0.next() }) {
-      case .payload(let payload, let report):
-        if let report { reportDrops(report, of: site) }
-        call(payload)
-      case .marker(let done):
-        done()
-      case .idle:
-        return false
-      }
+      guard run(state.withLock { $0.next() }, site: site, call) else { return false }
     }
     return true
   }
@@ -132,6 +124,18 @@ import Synchronization
     expecting sequence: UInt64, site: RegistrationSite, _ call: (Payload) -> Void
   ) -> UInt64? {
     let (next, following) = state.withLock { $0.next(expecting: sequence) }
+    run(next, site: site, call)
+    return following
+  }
+
+  /// Does what ``MailboxStateMachine/next()`` said: reports the drops before a call and makes
+  /// it, or runs a marker.
+  ///
+  /// - Returns: `false` for `.idle`: nothing was run.
+  @discardableResult
+  private func run(
+    _ next: MailboxStateMachine<Payload>.Next, site: RegistrationSite, _ call: (Payload) -> Void
+  ) -> Bool {
     switch next {
     case .payload(let payload, let report):
       if let report { reportDrops(report, of: site) }
@@ -139,9 +143,9 @@ import Synchronization
     case .marker(let done):
       done()
     case .idle:
-      break
+      return false
     }
-    return following
+    return true
   }
 
   /// Reports `count` drops of the registration written at `site`.

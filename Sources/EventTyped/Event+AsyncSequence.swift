@@ -7,6 +7,9 @@ struct StreamRegistry: Sendable {
   /// Each queues a flush marker behind the payloads its async handler has not yet run
   /// (`Event+Flush.swift`).
   var flushers: [Int: @Sendable (@escaping @Sendable () -> Void) -> Void] = [:]
+  /// Each waits, for a `send`, until its `values` stream's consumer has read what arrived so
+  /// far (`Event+Send.swift`).
+  var passers: [Int: @Sendable (@escaping @Sendable () -> Void) -> Void] = [:]
   var nextID = 0
 
   mutating func makeID() -> Int {
@@ -15,8 +18,13 @@ struct StreamRegistry: Sendable {
   }
 
   /// Forgets stream `id`; what it drops is returned, to be released after the lock.
-  mutating func remove(_ id: Int) -> (finisher: (@Sendable () -> Void)?, flusher: Any?) {
-    (finishers.removeValue(forKey: id), flushers.removeValue(forKey: id))
+  mutating func remove(_ id: Int) -> (
+    finisher: (@Sendable () -> Void)?, flusher: Any?, passer: Any?
+  ) {
+    (
+      finishers.removeValue(forKey: id), flushers.removeValue(forKey: id),
+      passers.removeValue(forKey: id)
+    )
   }
 }
 
@@ -117,7 +125,10 @@ extension Event {
       let removed = self?.streams.withLock { $0.remove(id) }
       _ = removed
     }
-    streams.withLock { $0.finishers[id] = { channel.finish() } }
+    streams.withLock { registry in
+      registry.finishers[id] = { channel.finish() }
+      registry.passers[id] = { done in channel.afterPassing(done) }
+    }
     // An `unregisterAll()` that ran between `subscribe` and the line above ended the
     // registration but could not see the channel: finish it here instead.
     if subscription.isCancelled { channel.finish() }

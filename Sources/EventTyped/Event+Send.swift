@@ -62,6 +62,7 @@ extension Event {
     let markers =
       lazyStreams.existing?.withLock { registry in
         registry.flushers.compactMap { $0.key == own ? nil : $0.value }
+          + registry.passers.values
       } ?? []
     await list.flush(also: markers, endingOnCancel: true)
   }

@@ -32,6 +32,23 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     var handedHead = 0
     /// What the buffer's policy dropped, reported to the event's `drops`.
     var drops = DropTally()
+    /// The arrivals read or dropped: what a `send` waits for.
+    var passed = 0
+    /// The task that reads the stream, once it has started: a `send` made there does not wait
+    /// for it.
+    var consumer: Int?
+    /// The `send` calls waiting until `passed` reaches theirs, oldest first.
+    var sends: [(upTo: Int, done: @Sendable () -> Void)] = []
+
+    /// Counts `count` more arrivals as read or dropped, and returns the sends that were waiting
+    /// for them, to be resumed after the lock.
+    mutating func pass(_ count: Int = 1) -> [@Sendable () -> Void] {
+      passed += count
+      guard sends.first.map({ $0.upTo <= passed }) == true else { return [] }
+      let ready = sends.prefix { $0.upTo <= passed }.map(\.done)
+      sends.removeFirst(ready.count)
+      return ready
+    }
 
     var count: Int { buffer.count - head }
 
@@ -75,7 +92,9 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     mutating func takeIfReady() -> Taken?? {
       if count > 0 {
         let position = leavesHanded()
-        return .some(Taken(value: removeFirst(), handedPosition: position, report: drops.call()))
+        return .some(
+          Taken(
+            value: removeFirst(), handedPosition: position, report: drops.call(), passed: pass()))
       }
       return isFinished ? .some(nil) : nil
     }
@@ -104,6 +123,8 @@ final class ValueChannel<Payload: Sendable>: Sendable {
     let handedPosition: Int?
     /// The drops to report before the value is handed out.
     let report: Int?
+    /// The sends that waited for it, resumed once it is read.
+    let passed: [@Sendable () -> Void]
   }
 
   private let policy: Policy
@@ -144,46 +165,64 @@ final class ValueChannel<Payload: Sendable>: Sendable {
   /// A handed-over value counts as started when a waiting consumer takes it, and when the
   /// policy drops it (the consumer's own choice); one that stays buffered, when it is read.
   func yield(_ value: Payload) {
-    let (waiter, dropped, started, handedOver, report) = state.withLock {
-      state -> (Waiter?, Payload?, Int?, HandedOver<Payload>?, Int?) in
-      guard !state.isFinished else { return (nil, value, nil, nil, nil) }
+    let (waiter, dropped, started, handedOver, report, passed) = state.withLock {
+      state -> (Waiter?, Payload?, Int?, HandedOver<Payload>?, Int?, [@Sendable () -> Void]) in
+      guard !state.isFinished else { return (nil, value, nil, nil, nil, []) }
       let (position, handed) = state.arrive()
       let mine = handed ? position : nil
       if let waiter = state.waiter {
         state.waiter = nil
-        return (waiter, nil, mine, state.handedOver, state.drops.call())
+        return (waiter, nil, mine, state.handedOver, state.drops.call(), state.pass())
       }
       switch policy {
       case .unbounded:
         break
       case .bufferingOldest(let limit):
         guard state.count < limit else {
-          return (nil, value, mine, state.handedOver, state.drops.drop())
+          return (nil, value, mine, state.handedOver, state.drops.drop(), state.pass())
         }
       case .bufferingNewest(let limit):
-        guard limit > 0 else { return (nil, value, mine, state.handedOver, state.drops.drop()) }
+        guard limit > 0 else {
+          return (nil, value, mine, state.handedOver, state.drops.drop(), state.pass())
+        }
         if state.count == limit {
           let oldest = state.leavesHanded()
           let dropped = state.removeFirst()
           if let mine { state.handedPositions.append(mine) }
           state.buffer.append(value)
-          return (nil, dropped, oldest, state.handedOver, state.drops.drop())
+          return (nil, dropped, oldest, state.handedOver, state.drops.drop(), state.pass())
         }
       @unknown default:
         break
       }
       if let mine { state.handedPositions.append(mine) }
       state.buffer.append(value)
-      return (nil, nil, nil, nil, nil)
+      return (nil, nil, nil, nil, nil, [])
     }
     _ = dropped
     if let report { reportDrops(report) }
+    for done in passed { done() }
     if let started, let handedOver, !handedOver.start(at: started) {
       // It went back to the hold: the registration has ended, and so has the stream.
       waiter?.resume(returning: nil)
       return
     }
     waiter?.resume(returning: value)
+  }
+
+  /// Calls `done` once the consumer has read (or the buffer dropped) every value that arrived
+  /// so far; at once when none waits, when the stream's iteration has not started, or when the
+  /// calling task is its consumer, whose reading the wait would hold up for ever.
+  func afterPassing(_ done: @escaping @Sendable () -> Void) {
+    let caller = withUnsafeCurrentTask { $0?.hashValue }
+    let waits = state.withLock { state -> Bool in
+      guard !state.isFinished || state.count > 0, let consumer = state.consumer,
+        consumer != caller, state.passed < state.arrivals
+      else { return false }
+      state.sends.append((state.arrivals, done))
+      return true
+    }
+    if !waits { done() }
   }
 
   /// No more values: the registration ends, and the consumer reads what is buffered, then
@@ -201,12 +240,18 @@ final class ValueChannel<Payload: Sendable>: Sendable {
   /// The consumer is gone or cancelled: drops what is buffered, ends the registration, and
   /// hands a waiting consumer `nil`.
   func cancel() {
-    let (waiter, dropped) = state.withLock { state -> (Waiter?, ContiguousArray<Payload?>) in
+    let (waiter, dropped, sends) = state.withLock {
+      state -> (Waiter?, ContiguousArray<Payload?>, [(upTo: Int, done: @Sendable () -> Void)]) in
       state.isFinished = true
-      defer { state.waiter = nil }
-      return (state.waiter, state.drain())
+      defer {
+        state.waiter = nil
+        state.sends = []
+      }
+      return (state.waiter, state.drain(), state.sends)
     }
     _ = dropped
+    // Nothing more will be read: no send waits for this stream any longer.
+    for send in sends { send.done() }
     detach()
     waiter?.resume(returning: nil)
   }
@@ -218,10 +263,15 @@ final class ValueChannel<Payload: Sendable>: Sendable {
       cancel()
       return nil
     }
+    let consumer = withUnsafeCurrentTask { $0?.hashValue }
     // A buffered value is handed out without suspending.
-    while let ready = state.withLock({ $0.takeIfReady() }) {
+    while let ready = state.withLock({ state -> Taken?? in
+      state.consumer = consumer
+      return state.takeIfReady()
+    }) {
       guard let taken = ready else { return nil }
       if let report = taken.report { reportDrops(report) }
+      for done in taken.passed { done() }
       if let value = started(taken) { return value }
     }
     let value = await withTaskCancellationHandler {
@@ -238,6 +288,7 @@ final class ValueChannel<Payload: Sendable>: Sendable {
           guard let ready else { return }
           guard let taken = ready else { return waiter.resume(returning: nil) }
           if let report = taken.report { reportDrops(report) }
+          for done in taken.passed { done() }
           if let value = started(taken) { return waiter.resume(returning: value) }
         }
       }

@@ -133,10 +133,14 @@ struct BroadcasterBacklogTests {
     // More than one batch, so that calls still wait when the main-actor notify runs, between
     // two batches of the drain.
     for value in 1...40 { hub.notify((any Feed).self) { $0.take(value) } }
+    let notified = Signal()
     DispatchQueue.main.async {
       MainActor.assumeIsolated { hub.notify((any Feed).self) { $0.take(41) } }
+      notified.fire()
     }
     held.fire()
+    // A flush waits for the calls queued before it: the main-actor notify must have run first.
+    #expect(await notified.arrival(seconds: 60))
     #expect(await finishes(within: 60) { await hub.flush((any Feed).self) })
     #expect(sink.seen.values == Array(1...41))
   }

@@ -61,6 +61,51 @@ struct SendTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("a producer that awaits each send finds every values consumer has read the payload")
+  func pacesValues() async {
+    let event = Event<Int>()
+    let stream = event.values
+    let seen = Recorder<Int>()
+    let consumer = Task {
+      for await value in stream {
+        seen.record(value)
+        try? await Task.sleep(for: .milliseconds(1))
+        if value == 30 { return }
+      }
+    }
+    // The first post starts the iteration; a send waits only for a stream being iterated.
+    event.post(0)
+    let behind = Recorder<Int>()
+    let finished = await finishes(within: 60) {
+      while seen.count == 0 { await Task.yield() }
+      for value in 1...30 {
+        await event.send(value)
+        // `value` has been read, so every value before it has been recorded.
+        if seen.count < value { behind.record(value) }
+      }
+    }
+    #expect(finished)
+    #expect(behind.values.isEmpty)
+    #expect(await finishes(within: 60) { await consumer.value })
+  }
+
+  @Test("a send made by the task that iterates values does not wait for its own stream")
+  func sendFromTheConsumer() async {
+    let event = Event<Int>()
+    let stream = event.values
+    let seen = Recorder<Int>()
+    event.post(0)
+    let finished = await finishes(within: 60) {
+      for await value in stream {
+        seen.record(value)
+        if value == 3 { return }
+        await event.send(value + 1)
+      }
+    }
+    #expect(finished)
+    #expect(seen.values == [0, 1, 2, 3])
+  }
+
   @Test("a send made from an async handler of the same event does not wait for that handler")
   func sendFromItsOwnHandler() async {
     let event = Event<Int>()
