@@ -60,17 +60,24 @@ struct FlowLoadTests {
         if printed.increment() == 1 { warned.fire() }
       }
       let token = event.subscribe { _ in }
-      // Until the warning, at most 2 s: the unbounded backlog grows as long as the flood lasts.
+      // Three threads flood until the warning. The main actor is held until then, so that the
+      // backlog passes the threshold however slow the machine (ThreadSanitizer) or fast the
+      // main actor.
       let stopped = Counter()
-      let post: @Sendable () -> Void = {
-        guard stopped.count == 0 else { return }
-        event.post([UInt8](repeating: 1, count: 1_024))
+      let flooding = DispatchGroup()
+      for _ in 0..<3 {
+        flooding.enter()
+        Thread {
+          while stopped.count == 0 { event.post([UInt8](repeating: 1, count: 1_024)) }
+          flooding.leave()
+        }.start()
       }
-      Thread {
-        _ = warned.wait(seconds: 2)
-        stopped.increment()
-      }.start()
-      let finished = runThreads([post, post, post], seconds: 2)
+      let release = Signal()
+      DispatchQueue.main.async { _ = release.wait(seconds: 60) }
+      let sawWarning = await warned.arrival(seconds: 60)
+      stopped.increment()
+      release.fire()
+      let finished = sawWarning && flooding.wait(timeout: .now() + 60) == .success
       await event.flush()
       withExtendedLifetime(token) {}
       guard finished, printed.count == 1 else { exit(1) }
