@@ -352,6 +352,30 @@ struct BacklogTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("a throwing drops handler reports to drops.errors, never back to drops")
+  func dropsHandlerErrorsGoToDropsErrors() async {
+    struct Failed: Error {}
+    let queue = DispatchQueue(label: "slow")
+    let event = Event<Int>(delivery: .queue(queue), backlog: .dropNewest(1))
+    let reports = Recorder<Int>()
+    let failures = Recorder<String>()
+    let dropToken = event.drops.subscribe { (drop: Drop) throws in
+      reports.record(drop.count)
+      throw Failed()
+    }
+    let errorToken = event.drops.errors.subscribe { failures.record("\($0.error)") }
+    let token = event.subscribe { _ in }
+    let held = Signal()
+    queue.async { _ = held.wait(seconds: 60) }
+    for value in 1...3 { event.post(value) }
+    held.fire()
+    #expect(await finishes(within: 60, { await event.flush() }))
+    #expect(reports.values == [1, 1])
+    #expect(failures.count == 2)
+    #expect(event.drops.drops.observerCount == 0)
+    withExtendedLifetime((dropToken, errorToken, token)) {}
+  }
+
   @Test("a limit below 1 stops the program with a message naming it")
   func limitBelowOne() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

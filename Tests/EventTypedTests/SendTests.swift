@@ -1,7 +1,6 @@
 import Dispatch
 import EventTestSupport
 import EventTyped
-import Foundation
 import Testing
 
 /// An actor that records what it is handed, slowly enough that a producer outruns it.
@@ -24,7 +23,6 @@ struct SendTests {
     let actorToken = event.register(consumer) { consumer, value in consumer.handle(value) }
     let onQueue = Recorder<Int>()
     let queueToken = event.subscribe { value in
-      Thread.sleep(forTimeInterval: 0.0001)
       onQueue.record(value)
     }
     let lagging = Recorder<Int>()
@@ -46,7 +44,8 @@ struct SendTests {
     let event = Event<Int>()
     let seen = Recorder<Int>()
     let token = event.subscribe { (value: Int) async in
-      try? await Task.sleep(for: .milliseconds(1))
+      // Suspends, so the call spans a hop: a send that did not wait would find it unfinished.
+      await Task.yield()
       seen.record(value)
     }
     let behind = Recorder<Int>()
@@ -69,7 +68,8 @@ struct SendTests {
     let consumer = Task {
       for await value in stream {
         seen.record(value)
-        try? await Task.sleep(for: .milliseconds(1))
+        // Suspends, so the call spans a hop: a send that did not wait would find it unfinished.
+        await Task.yield()
         if value == 30 { return }
       }
     }
@@ -160,7 +160,6 @@ struct KeyedSendTests {
     let keyed = KeyedEvent<String, Int>(delivery: .queue(queue))
     let seen = Recorder<Int>()
     let token = keyed["a"].subscribe { value in
-      Thread.sleep(forTimeInterval: 0.0001)
       seen.record(value)
     }
     let lagging = Recorder<Int>()
