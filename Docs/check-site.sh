@@ -39,7 +39,7 @@ pages=(
   "documentation/eventcore/|EventCore"
   "documentation/eventcore/subscription/|Subscription"
   "documentation/eventraii/|EventRAII"
-  "documentation/eventraii/foundation/notificationcenter/observe(_:object:delivery:_:fileid:line:)/|observe(_:object:delivery:_:fileID:line:)"
+  "documentation/eventraii/foundation/notificationcenter/observe(_:object:delivery:backlog:_:fileid:line:)/|observe(_:object:delivery:backlog:_:fileID:line:)"
   "documentation/eventbroadcast/|EventBroadcast"
   "documentation/eventbroadcast/broadcaster/|Broadcaster"
   "documentation/eventtyped/|EventTyped"

@@ -567,6 +567,12 @@ extension ObserverEntry where Payload: Sendable {
       Mailbox(flow: list?.flow) { [weak list] in list?.channelName ?? "Event<\(Payload.self)>" })
   }
 
+  /// Gives the registration a backlog of its own, `flow`'s, instead of its list's: for a
+  /// channel whose registrations each choose theirs (EventRAII's). Call before subscribing it.
+  package func useFlow(_ flow: FlowControl, channel: @escaping @Sendable () -> String) {
+    _ = mailbox.storeIfNil(Mailbox<Payload>(flow: flow, channel: channel))
+  }
+
   /// Counts a call queued straight to a queue (an unbounded backlog), and warns once when the
   /// calls waiting pass ``EventDiagnostics/backlogWarning``.
   func countQueuedCall(in mailbox: Mailbox<Payload>) {

@@ -31,6 +31,8 @@ extension NotificationCenter {
   ///     sender.
   ///   - owner: The actor to run `handler` on, whose lifetime bounds the observation. It is not
   ///     retained.
+  ///   - backlog: The most calls this observation may have waiting on the actor, and which go
+  ///     when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to run on the actor with it and each matching notification.
   ///   - fileID: The file the registration was written in, recorded with it at no cost;
   ///     leave the default.
@@ -39,12 +41,13 @@ extension NotificationCenter {
   ///   it does not end the observation.
   @discardableResult
   public func observe<A: Actor>(
-    _ name: Notification.Name?, object: AnyObject? = nil, owner: A,
+    _ name: Notification.Name?, object: AnyObject? = nil, owner: A, backlog: Backlog = .unbounded,
     _ handler: @escaping @Sendable (isolated A, Notification) -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
-      name, object: object, observer: owner, delivery: .synchronous, isolation: owner,
+      name, object: object, observer: owner, delivery: .synchronous, backlog: backlog,
+      isolation: owner,
       site: RegistrationSite(.actor(A.self), fileID: fileID, line: line)
     ) { owner, note in
       // Carried in as `PostedNotification` is carried to any other thread (see there).
@@ -56,7 +59,7 @@ extension NotificationCenter {
   }
 
   /// An actor's unbound method does not compile as an action: observe with the actor as owner
-  /// instead, ``observe(_:object:owner:_:fileID:line:)``.
+  /// instead, ``observe(_:object:owner:backlog:_:fileID:line:)``.
   @available(
     *, unavailable,
     message:

@@ -6,7 +6,7 @@ extension NotificationCenter {
   /// notification; the method always runs on the main actor.
   ///
   /// The twin of the target-action form
-  /// ``observe(_:object:target:action:delivery:isolation:fileID:line:)-39seh``
+  /// ``observe(_:object:target:action:delivery:backlog:isolation:fileID:line:)-5q37g``
   /// that Swift picks for a method isolated to the main actor, such as a `@MainActor` screen's:
   ///
   /// ```swift
@@ -25,7 +25,7 @@ extension NotificationCenter {
   /// names it: Swift drops the isolation of an unbound method that it converts to a plain
   /// function, and the method would run on the posting thread. From nonisolated code the call
   /// does not compile (`call to main actor-isolated instance method
-  /// 'observe(_:object:target:action:delivery:fileID:line:)' in a synchronous nonisolated
+  /// 'observe(_:object:target:action:delivery:backlog:fileID:line:)' in a synchronous nonisolated
   /// context`).
   ///
   /// The target is held weakly: once it is deallocated the method is never called again. The
@@ -41,6 +41,8 @@ extension NotificationCenter {
   ///   - action: The unbound `@MainActor` method to call, taking the notification.
   ///   - delivery: Ignored: the method runs on the main actor. Accepted so that the call reads
   ///     as the nonisolated form.
+  ///   - backlog: The most calls this observation may have waiting for the main actor, and
+  ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - fileID: The file the registration was written in, recorded with it at no cost;
   ///     leave the default.
   ///   - line: The line the registration was written on; leave the default.
@@ -49,23 +51,24 @@ extension NotificationCenter {
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> @MainActor (Notification) -> Void,
-    delivery: Delivery = .synchronous, fileID: StaticString = #fileID, line: UInt = #line
+    delivery: Delivery = .synchronous, backlog: Backlog = .unbounded,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     // The entry calls `action` only on the main actor (its isolation), so dropping the
     // attribute here loses nothing: Swift's conversion keeps the representation.
     let method = action as (Target) -> (Notification) -> Void
     return observe(
       name, object: object, target: target, action: method, delivery: delivery,
-      isolation: MainActor.shared, fileID: fileID, line: line)
+      backlog: backlog, isolation: MainActor.shared, fileID: fileID, line: line)
   }
 
   /// Observes notifications by calling a `@MainActor` method of `target` that takes no
   /// argument; the method always runs on the main actor.
   ///
   /// The twin of the target-action form
-  /// ``observe(_:object:target:action:delivery:isolation:fileID:line:)-9acik``
+  /// ``observe(_:object:target:action:delivery:backlog:isolation:fileID:line:)-7sbrq``
   /// for a method isolated to the main actor; see
-  /// ``observe(_:object:target:action:delivery:fileID:line:)-6jd2j``.
+  /// ``observe(_:object:target:action:delivery:backlog:fileID:line:)-meux``.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -74,6 +77,8 @@ extension NotificationCenter {
   ///   - target: The object whose method is called. It is not retained.
   ///   - action: The unbound `@MainActor` method to call, taking no argument.
   ///   - delivery: Ignored: the method runs on the main actor.
+  ///   - backlog: The most calls this observation may have waiting for the main actor, and
+  ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - fileID: The file the registration was written in, recorded with it at no cost;
   ///     leave the default.
   ///   - line: The line the registration was written on; leave the default.
@@ -82,11 +87,12 @@ extension NotificationCenter {
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> @MainActor () -> Void,
-    delivery: Delivery = .synchronous, fileID: StaticString = #fileID, line: UInt = #line
+    delivery: Delivery = .synchronous, backlog: Backlog = .unbounded,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     let method = action as (Target) -> () -> Void
     return observe(
       name, object: object, target: target, action: method, delivery: delivery,
-      isolation: MainActor.shared, fileID: fileID, line: line)
+      backlog: backlog, isolation: MainActor.shared, fileID: fileID, line: line)
   }
 }

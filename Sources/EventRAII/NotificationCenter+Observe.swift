@@ -38,6 +38,8 @@ extension NotificationCenter {
   ///   - object: The sender to observe, matched by identity and held weakly; `nil` for any
   ///     sender. Once it is deallocated the observation matches nothing.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
+  ///   - backlog: The most calls this observation may have waiting when its handler runs later,
+  ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to call with each matching notification.
   ///   - fileID: The file the registration was written in, recorded with it at no cost;
   ///     leave the default.
@@ -48,10 +50,12 @@ extension NotificationCenter {
   ///   other senders cost it nothing.
   public func observe(
     _ name: Notification.Name?, object: AnyObject? = nil, delivery: Delivery = .synchronous,
+    backlog: Backlog = .unbounded,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    let (lease, entry) = closureRegistration(name, object: object, delivery: delivery, handler)
+    let (lease, entry) = closureRegistration(
+      name, object: object, delivery: delivery, backlog: backlog, handler)
     entry.site = RegistrationSite(.closure, fileID: fileID, line: line)
     return lease.subscribe(entry)
   }
@@ -59,7 +63,7 @@ extension NotificationCenter {
   /// The lease and entry of a closure observation, not yet subscribed: the entry calls
   /// `handler` on its isolation (or as `delivery` says, when it has none).
   func closureRegistration(
-    _ name: Notification.Name?, object: AnyObject?, delivery: Delivery,
+    _ name: Notification.Name?, object: AnyObject?, delivery: Delivery, backlog: Backlog,
     _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> (ChannelLease, ObserverEntry<PostedNotification>) {
     let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
@@ -72,6 +76,7 @@ extension NotificationCenter {
       // applied before the entry is reached: it is in its sender's group.
       withExtendedLifetime(lease) { call(posted.notification) }
     }
+    bound(entry, by: backlog, name: name)
     return (lease, entry)
   }
 
@@ -103,7 +108,7 @@ extension NotificationCenter {
   /// on that actor whichever thread posts, and `delivery` does not apply; one written in
   /// nonisolated code runs as `delivery` says, on the posting threads, so the owner must be
   /// `Sendable` (a `@MainActor` class is) and the handler `@Sendable`, or the call does not
-  /// compile. An actor observes as its own owner with ``observe(_:object:owner:_:fileID:line:)``.
+  /// compile. An actor observes as its own owner with ``observe(_:object:owner:backlog:_:fileID:line:)``.
   /// The owner is kept alive for the call only. After ``/EventCore/Subscription/cancel()`` returns,
   /// the handler is not started again.
   ///
@@ -114,6 +119,8 @@ extension NotificationCenter {
   ///   - owner: The object whose lifetime bounds the observation, `Sendable`. It is not
   ///     retained.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
+  ///   - backlog: The most calls this observation may have waiting when its handler runs later,
+  ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to call with the owner and each matching notification.
   ///   - fileID: The file the registration was written in, recorded with it at no cost;
   ///     leave the default.
@@ -123,14 +130,15 @@ extension NotificationCenter {
   @discardableResult
   public func observe<Owner: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, owner: Owner,
-    delivery: Delivery = .synchronous,
+    delivery: Delivery = .synchronous, backlog: Backlog = .unbounded,
     @_inheritActorContext _ handler:
       @escaping @isolated(any) @Sendable (Owner, Notification)
       -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
-      name, object: object, observer: owner, delivery: delivery, isolation: handler.isolation,
+      name, object: object, observer: owner, delivery: delivery, backlog: backlog,
+      isolation: handler.isolation,
       site: RegistrationSite(.observer(Owner.self), fileID: fileID, line: line),
       // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
       IsolatedHandler.callable(observer: handler)
@@ -172,6 +180,8 @@ extension NotificationCenter {
   ///   - target: The object whose method is called, `Sendable`. It is not retained.
   ///   - action: The unbound method to call, taking the notification.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
+  ///   - backlog: The most calls this observation may have waiting when its handler runs later,
+  ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
   ///   - fileID: The file the registration was written in, recorded with it at no cost;
@@ -181,10 +191,12 @@ extension NotificationCenter {
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous,
-    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
+    backlog: Backlog = .unbounded, isolation: (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
-      name, object: object, observer: target, delivery: delivery, isolation: isolation,
+      name, object: object, observer: target, delivery: delivery, backlog: backlog,
+      isolation: isolation,
       site: RegistrationSite(.observer(Target.self), fileID: fileID, line: line)
     ) { target, note in
       action(target)(note)
@@ -224,6 +236,8 @@ extension NotificationCenter {
   ///   - target: The object whose method is called, `Sendable`. It is not retained.
   ///   - action: The unbound method to call, taking no argument.
   ///   - delivery: Where and when the method runs. Defaults to `.synchronous`.
+  ///   - backlog: The most calls this observation may have waiting when its handler runs later,
+  ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
   ///   - fileID: The file the registration was written in, recorded with it at no cost;
@@ -233,10 +247,12 @@ extension NotificationCenter {
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous,
-    isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
+    backlog: Backlog = .unbounded, isolation: (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
     observe(
-      name, object: object, observer: target, delivery: delivery, isolation: isolation,
+      name, object: object, observer: target, delivery: delivery, backlog: backlog,
+      isolation: isolation,
       site: RegistrationSite(.observer(Target.self), fileID: fileID, line: line)
     ) { target, _ in
       action(target)()
@@ -247,7 +263,7 @@ extension NotificationCenter {
   /// the observation is token-held.
   func observe<Observer: AnyObject>(
     _ name: Notification.Name?, object: AnyObject?, observer: Observer, delivery: Delivery,
-    isolation: (any Actor)?, site: RegistrationSite,
+    backlog: Backlog, isolation: (any Actor)?, site: RegistrationSite,
     _ handler: @escaping (Observer, Notification) -> Void
   ) -> Subscription {
     let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
@@ -257,6 +273,7 @@ extension NotificationCenter {
       withExtendedLifetime(lease) { handler(observer, posted.notification) }
     }
     entry.site = site
+    bound(entry, by: backlog, name: name)
     return lease.subscribe(entry)
   }
 }

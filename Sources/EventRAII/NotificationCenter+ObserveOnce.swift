@@ -19,7 +19,7 @@ extension NotificationCenter {
   ///
   /// ### Threading
   /// Thread-safe. The handler runs as `delivery` says, like
-  /// ``observe(_:object:delivery:_:fileID:line:)``.
+  /// ``observe(_:object:delivery:backlog:_:fileID:line:)``.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -37,7 +37,8 @@ extension NotificationCenter {
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    let (lease, entry) = closureRegistration(name, object: object, delivery: delivery, handler)
+    let (lease, entry) = closureRegistration(
+      name, object: object, delivery: delivery, backlog: .unbounded, handler)
     entry.site = RegistrationSite(.once, fileID: fileID, line: line)
     // The sender filter is applied before the entry is reached (it sits in its sender's
     // group), so a notification from another sender never uses the single run up.

@@ -1,4 +1,4 @@
-// expect-error: call to main actor-isolated instance method 'observe(_:object:target:action:delivery:fileID:line:)' in a synchronous nonisolated context
+// expect-error: call to main actor-isolated instance method 'observe(_:object:target:action:delivery:backlog:fileID:line:)' in a synchronous nonisolated context
 //
 // The target-action form whose method takes no argument, from nonisolated code.
 import Events

@@ -1,4 +1,4 @@
-// expect-error: call to main actor-isolated instance method 'observe(_:object:target:action:delivery:fileID:line:)' in a synchronous nonisolated context
+// expect-error: call to main actor-isolated instance method 'observe(_:object:target:action:delivery:backlog:fileID:line:)' in a synchronous nonisolated context
 //
 // 20.1: a `@MainActor` screen's target-action registered by a nonisolated coordinator.
 import Events

@@ -50,3 +50,25 @@ public final class QueueSerialExecutor: SerialExecutor {
     queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
   }
 }
+
+/// An actor whose jobs run on a ``QueueSerialExecutor``, so that a test can hold it by holding
+/// the executor's queue, recording every value it handles.
+public actor QueueActor<Value: Sendable> {
+  private nonisolated let executor: QueueSerialExecutor
+  /// The executor's: every job of the actor runs on its queue.
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+  /// What ``handle(_:)`` was called with, in order.
+  public nonisolated let seen = Recorder<Value>()
+
+  /// An actor whose jobs run on `executor`'s queue.
+  public init(executor: QueueSerialExecutor) {
+    self.executor = executor
+  }
+
+  /// Records `value`.
+  public func handle(_ value: Value) {
+    seen.record(value)
+  }
+}

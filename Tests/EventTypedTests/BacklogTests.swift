@@ -3,21 +3,6 @@ import EventTestSupport
 import EventTyped
 import Testing
 
-/// An actor whose jobs run on a queue the test can hold.
-private actor HeldActor {
-  private nonisolated let executor: QueueSerialExecutor
-  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-  let seen = Recorder<Int>()
-
-  init(executor: QueueSerialExecutor) {
-    self.executor = executor
-  }
-
-  func handle(_ value: Int) {
-    seen.record(value)
-  }
-}
-
 @Suite("Bounded backlogs: what they drop, what they report, what they keep")
 struct BacklogTests {
   /// Posts `values` while `queue` is held, then lets it go and flushes; returns what the
@@ -98,7 +83,7 @@ struct BacklogTests {
   @Test("an actor's registration drops the oldest of its mailbox and reports it")
   func actorRegistration() async throws {
     let executor = QueueSerialExecutor(label: "actor")
-    let actor = HeldActor(executor: executor)
+    let actor = QueueActor<Int>(executor: executor)
     let event = Event<Int>(backlog: .dropOldest(2))
     let drops = Recorder<Int>()
     let dropToken = event.drops.subscribe { drops.record($0.count) }
@@ -150,7 +135,7 @@ struct BacklogTests {
   @Test("an actor's registration with .dropNewest keeps the oldest and refuses the rest")
   func actorRegistrationDropNewest() async {
     let executor = QueueSerialExecutor(label: "actor")
-    let actor = HeldActor(executor: executor)
+    let actor = QueueActor<Int>(executor: executor)
     let event = Event<Int>(backlog: .dropNewest(2))
     let token = event.register(actor) { actor, value in actor.handle(value) }
     let held = Signal()
