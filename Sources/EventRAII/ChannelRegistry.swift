@@ -17,10 +17,17 @@ final class ChannelRegistry: Sendable {
   private struct Record: Sendable {
     let channel: NotificationChannel
     let registration: CenterRegistration
-    var leases: Int
   }
 
-  private let records = Lock<[ChannelKey: Record]>([:])
+  private struct State: Sendable {
+    var records: [ChannelKey: Record] = [:]
+    /// The channel leased last, found again without hashing its name: observations of one name
+    /// tend to come in runs. Always a channel of `records` (cleared when its record goes), so
+    /// dropping this reference never releases the channel under the lock.
+    var recent: NotificationChannel?
+  }
+
+  private let state = Lock(State())
 
   /// Returns a lease on the channel of `center` and `name`, creating and registering it first if
   /// needed, and on the channel's group of `sender`'s observers if `sender` is not `nil`. The
@@ -29,20 +36,26 @@ final class ChannelRegistry: Sendable {
   func lease(
     center: NotificationCenter, name: Notification.Name?, sender: AnyObject?
   ) -> ChannelLease {
+    if let channel = state.withLock({ Self.joinRecent(center, name, in: &$0) }) {
+      return ChannelLease(channel: channel, sender: sender, registry: self)
+    }
+    // Hashed outside the lock.
     let key = ChannelKey(center: ObjectIdentifier(center), name: name)
-    if let channel = records.withLock({ Self.join(key, center: center, in: &$0) }) {
+    if let channel = state.withLock({ Self.join(key, center: center, in: &$0) }) {
       return ChannelLease(channel: channel, sender: sender, registry: self)
     }
     // Registering calls into the center, so it happens before taking the lock; when another
     // thread won the race meanwhile, its channel is used and this registration is undone.
     let fresh = NotificationChannel(center: center, name: name)
     let registration = fresh.register(with: center)
-    let (channel, evicted) = records.withLock { records -> (NotificationChannel, Record?) in
-      if let winner = Self.join(key, center: center, in: &records) { return (winner, nil) }
+    let (channel, evicted) = state.withLock { state -> (NotificationChannel, Record?) in
+      if let winner = Self.join(key, center: center, in: &state) { return (winner, nil) }
       // A record left here belongs to a dead center whose address `center` reuses; its
       // observations can no longer be posted to and end on their own.
-      let evicted = records.updateValue(
-        Record(channel: fresh, registration: registration, leases: 1), forKey: key)
+      let evicted = state.records.updateValue(
+        Record(channel: fresh, registration: registration), forKey: key)
+      fresh.leases = 1
+      state.recent = fresh
       return (fresh, evicted)
     }
     if channel !== fresh { fresh.unregister(registration) }
@@ -52,15 +65,17 @@ final class ChannelRegistry: Sendable {
 
   /// Ends one lease on `channel`, retiring the channel after the last one.
   func release(_ channel: NotificationChannel) {
-    let retired = records.withLock { records -> Record? in
-      // One lookup, then the record is changed or removed in place.
-      guard let index = records.index(forKey: channel.key),
-        records.values[index].channel === channel
+    let retired = state.withLock { state -> Record? in
+      channel.leases -= 1
+      guard channel.leases == 0 else { return nil }
+      // The caller's lease still holds the channel: this is not its last reference.
+      if state.recent === channel { state.recent = nil }
+      // An evicted channel (its dead center's address reused) is no longer the record.
+      guard let index = state.records.index(forKey: channel.key),
+        state.records.values[index].channel === channel
       else { return nil }
-      records.values[index].leases -= 1
-      guard records.values[index].leases == 0 else { return nil }
-      let retired = records.remove(at: index).value
-      records.shrinkIfSparse()
+      let retired = state.records.remove(at: index).value
+      state.records.shrinkIfSparse()
       return retired
     }
     if let retired { retired.channel.unregister(retired.registration) }
@@ -69,7 +84,7 @@ final class ChannelRegistry: Sendable {
   /// Whether a channel of `center` and `name` is registered now, for tests of the teardown.
   func hasChannel(center: NotificationCenter, name: Notification.Name?) -> Bool {
     let key = ChannelKey(center: ObjectIdentifier(center), name: name)
-    return records.withLock { $0[key]?.channel.belongs(to: center) ?? false }
+    return state.withLock { $0.records[key]?.channel.belongs(to: center) ?? false }
   }
 
   /// The live channels of `center` that a notification named `name` reaches: the channel of
@@ -78,12 +93,12 @@ final class ChannelRegistry: Sendable {
     -> [NotificationChannel]
   {
     let id = ObjectIdentifier(center)
-    let found = records.withLock { records -> [NotificationChannel] in
+    let found = state.withLock { state -> [NotificationChannel] in
       guard let name else {
-        return records.compactMap { $0.key.center == id ? $0.value.channel : nil }
+        return state.records.compactMap { $0.key.center == id ? $0.value.channel : nil }
       }
       let keys = [ChannelKey(center: id, name: name), ChannelKey(center: id, name: nil)]
-      return keys.compactMap { records[$0]?.channel }
+      return keys.compactMap { state.records[$0]?.channel }
     }
     // A channel of a dead center whose address `center` reuses is not one of its own.
     return found.filter { $0.belongs(to: center) }
@@ -91,18 +106,31 @@ final class ChannelRegistry: Sendable {
 
   /// How many records the registry's storage has room for, for tests that it shrinks.
   var capacity: Int {
-    records.withLock { $0.capacity }
+    state.withLock { $0.records.capacity }
+  }
+
+  /// Takes one more lease on the recent channel if it is the live channel of `center` and
+  /// `name`.
+  private static func joinRecent(
+    _ center: NotificationCenter, _ name: Notification.Name?, in state: inout State
+  ) -> NotificationChannel? {
+    guard let recent = state.recent, recent.key.center == ObjectIdentifier(center),
+      recent.key.name == name, recent.belongs(to: center)
+    else { return nil }
+    recent.leases += 1
+    return recent
   }
 
   /// Takes one more lease on the live channel under `key`, if there is one for `center`.
   private static func join(
-    _ key: ChannelKey, center: NotificationCenter, in records: inout [ChannelKey: Record]
+    _ key: ChannelKey, center: NotificationCenter, in state: inout State
   ) -> NotificationChannel? {
-    guard let index = records.index(forKey: key),
-      records.values[index].channel.belongs(to: center)
-    else { return nil }
-    records.values[index].leases += 1
-    return records.values[index].channel
+    guard let channel = state.records[key]?.channel, channel.belongs(to: center) else {
+      return nil
+    }
+    channel.leases += 1
+    state.recent = channel
+    return channel
   }
 }
 

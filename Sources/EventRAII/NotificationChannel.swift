@@ -68,6 +68,9 @@ final class NotificationChannel: Sendable {
   let observers = ObserverList<PostedNotification>()
   /// Weak, so that dropping a `NotificationCenter()` instance frees it even while tokens live.
   private let center: WeakReference<NotificationCenter>
+  /// The observations holding the channel (``ChannelLease``); read and written only under the
+  /// lock of the ``ChannelRegistry`` that made it, which retires it with the last.
+  nonisolated(unsafe) var leases = 0
 
   private struct SenderRecord: Sendable {
     let group: SenderGroup
