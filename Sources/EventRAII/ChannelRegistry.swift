@@ -33,16 +33,19 @@ final class ChannelRegistry: Sendable {
   /// needed, and on the channel's group of `sender`'s observers if `sender` is not `nil`. The
   /// channel is registered with the center before the lease is returned, so every post that
   /// starts after the caller's subscription is in place reaches it.
+  ///
+  /// `call` is the handler of a closure observation, which its entry calls through the lease.
   func lease(
-    center: NotificationCenter, name: Notification.Name?, sender: AnyObject?
+    center: NotificationCenter, name: Notification.Name?, sender: AnyObject?,
+    call: @escaping @Sendable (Notification) -> Void = { _ in }
   ) -> ChannelLease {
     if let channel = state.withLock({ Self.joinRecent(center, name, in: &$0) }) {
-      return ChannelLease(channel: channel, sender: sender, registry: self)
+      return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
     }
     // Hashed outside the lock.
     let key = ChannelKey(center: ObjectIdentifier(center), name: name)
     if let channel = state.withLock({ Self.join(key, center: center, in: &$0) }) {
-      return ChannelLease(channel: channel, sender: sender, registry: self)
+      return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
     }
     // Registering calls into the center, so it happens before taking the lock; when another
     // thread won the race meanwhile, its channel is used and this registration is undone.
@@ -60,7 +63,7 @@ final class ChannelRegistry: Sendable {
     }
     if channel !== fresh { fresh.unregister(registration) }
     _ = evicted
-    return ChannelLease(channel: channel, sender: sender, registry: self)
+    return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
   }
 
   /// Ends one lease on `channel`, retiring the channel after the last one.
@@ -142,11 +145,19 @@ final class ChannelLease: Sendable {
   let channel: NotificationChannel
   /// The group of the observations of the filtered sender; `nil` for every sender.
   let group: SenderGroup?
+  /// The handler of a closure observation; a no-op for the other forms. Called through the
+  /// lease, the entry's handler captures the lease alone, which Swift then uses as the closure's
+  /// context: no context of its own to allocate.
+  let call: @Sendable (Notification) -> Void
   private let registry: ChannelRegistry
 
-  fileprivate init(channel: NotificationChannel, sender: AnyObject?, registry: ChannelRegistry) {
+  fileprivate init(
+    channel: NotificationChannel, sender: AnyObject?,
+    call: @escaping @Sendable (Notification) -> Void, registry: ChannelRegistry
+  ) {
     self.channel = channel
     self.group = sender.map(channel.join)
+    self.call = call
     self.registry = registry
   }
 
