@@ -119,7 +119,10 @@ final class NotificationChannel: Sendable {
     _ entry: ObserverEntry<PostedNotification>, in group: SenderGroup?, endsWithToken: Bool
   ) -> Subscription {
     entry.order = nextOrder.add(1, ordering: .relaxed).oldValue
-    return (group?.observers ?? observers).subscribe(entry, endsWithToken: endsWithToken)
+    // Each list called in place: `??` would copy the chosen list's reference, and the entries'
+    // weak references to their list make each retain and release of it a slow one.
+    if let group { return group.observers.subscribe(entry, endsWithToken: endsWithToken) }
+    return observers.subscribe(entry, endsWithToken: endsWithToken)
   }
 
   /// The group of the observers of `sender`, joined: call ``leave(_:)`` once when the
