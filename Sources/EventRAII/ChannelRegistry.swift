@@ -66,12 +66,13 @@ final class ChannelRegistry: Sendable {
     return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
   }
 
-  /// Ends one lease on `channel`, retiring the channel after the last one.
-  func release(_ channel: NotificationChannel) {
+  /// Ends `lease`, retiring its channel after the channel's last lease.
+  func release(_ lease: ChannelLease) {
+    let channel = lease.channel
     let retired = state.withLock { state -> Record? in
       channel.leases -= 1
       guard channel.leases == 0 else { return nil }
-      // The caller's lease still holds the channel: this is not its last reference.
+      // `lease` still holds the channel: this is not its last reference.
       if state.recent === channel { state.recent = nil }
       // An evicted channel (its dead center's address reused) is no longer the record.
       guard let index = state.records.index(forKey: channel.key),
@@ -170,6 +171,7 @@ final class ChannelLease: Sendable {
 
   deinit {
     if let group { channel.leave(group) }
-    registry.release(channel)
+    // The lease, not its channel: a field passed on from `deinit` is retained for the call.
+    registry.release(self)
   }
 }
