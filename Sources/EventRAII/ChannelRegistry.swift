@@ -7,8 +7,10 @@ import Foundation
 /// ``ChannelLease``, captured by its entry's handler, so the lease ends when the entry is
 /// released, whether by cancellation, by a purge after its owner or target died, or with the
 /// list. When the last lease ends the channel leaves the registry and its center registration is
-/// removed. A subscription that races with that last release either joins the channel before it
-/// is retired (the count is taken under the same lock) or creates a fresh one.
+/// removed. A subscription that races with that last release either joins the channel before its
+/// count falls to 0 or creates a fresh one, which replaces the retiring channel's record: a join
+/// raises the count only from above 0 (under the registry's lock), so a count at 0 is final and
+/// the release that brought it there is the only one to retire the channel.
 ///
 /// The center is never called, and nothing that a removal releases is dropped, under the lock.
 final class ChannelRegistry: Sendable {
@@ -53,28 +55,31 @@ final class ChannelRegistry: Sendable {
     let registration = fresh.register(with: center)
     let (channel, evicted) = state.withLock { state -> (NotificationChannel, Record?) in
       if let winner = Self.join(key, center: center, in: &state) { return (winner, nil) }
-      // A record left here belongs to a dead center whose address `center` reuses; its
-      // observations can no longer be posted to and end on their own.
+      // A record left here cannot be joined: its center died and `center` reuses its address
+      // (its observations can no longer be posted to and end on their own), or its last lease
+      // has ended and that release has not removed it yet (and will find it replaced).
       let evicted = state.records.updateValue(
         Record(channel: fresh, registration: registration), forKey: key)
-      fresh.leases = 1
       state.recent = fresh
       return (fresh, evicted)
     }
     if channel !== fresh { fresh.unregister(registration) }
-    _ = evicted
+    // Its center is gone (nothing to remove) or the channel is retiring: removed here.
+    if let evicted { evicted.channel.unregister(evicted.registration) }
     return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
   }
 
   /// Ends `lease`, retiring its channel after the channel's last lease.
   func release(_ lease: ChannelLease) {
     let channel = lease.channel
+    // Without the lock: a count at 0 is never raised again, so the channel is this call's to
+    // retire.
+    guard channel.dropLease() else { return }
     let retired = state.withLock { state -> Record? in
-      channel.leases -= 1
-      guard channel.leases == 0 else { return nil }
       // `lease` still holds the channel: this is not its last reference.
       if state.recent === channel { state.recent = nil }
-      // An evicted channel (its dead center's address reused) is no longer the record.
+      // An evicted channel (a new lease found it retiring, or its dead center's address reused)
+      // is no longer the record, and its registration was removed by the lease that evicted it.
       guard let index = state.records.index(forKey: channel.key),
         state.records.values[index].channel === channel
       else { return nil }
@@ -114,25 +119,24 @@ final class ChannelRegistry: Sendable {
   }
 
   /// Takes one more lease on the recent channel if it is the live channel of `center` and
-  /// `name`.
+  /// `name` and is not retiring.
   private static func joinRecent(
     _ center: NotificationCenter, _ name: Notification.Name?, in state: inout State
   ) -> NotificationChannel? {
     guard let recent = state.recent, recent.key.center == ObjectIdentifier(center),
-      recent.key.name == name, recent.belongs(to: center)
+      recent.key.name == name, recent.belongs(to: center), recent.takeLease()
     else { return nil }
-    recent.leases += 1
     return recent
   }
 
-  /// Takes one more lease on the live channel under `key`, if there is one for `center`.
+  /// Takes one more lease on the live channel under `key`, if there is one for `center` that is
+  /// not retiring.
   private static func join(
     _ key: ChannelKey, center: NotificationCenter, in state: inout State
   ) -> NotificationChannel? {
-    guard let channel = state.records[key]?.channel, channel.belongs(to: center) else {
-      return nil
-    }
-    channel.leases += 1
+    guard let channel = state.records[key]?.channel, channel.belongs(to: center),
+      channel.takeLease()
+    else { return nil }
     state.recent = channel
     return channel
   }
