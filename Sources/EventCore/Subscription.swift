@@ -61,10 +61,12 @@ public final class Subscription: Hashable, Sendable {
   }
 
   /// A token for a registration in an `ObserverList`.
-  @usableFromInline package init(registration: Liveness, cancelsOnDeinit: Bool) {
+  // Borrowed: an owned argument would be released here, after the weak reference has given the
+  // entry its side table, which makes that release a slow one.
+  @usableFromInline package init(registration: borrowing Liveness, cancelsOnDeinit: Bool) {
     self.ownLiveness = nil
     self.action = nil
-    self.registration = WeakReference(registration)
+    self.registration = WeakReference(copy registration)
     self.cancelsOnDeinit = cancelsOnDeinit
   }
 

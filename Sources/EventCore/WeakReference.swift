@@ -4,10 +4,15 @@
 /// cannot be a stored property of a `Sendable` class; a `let` of this struct is both. The runtime
 /// makes every load of a weak reference atomic, so sharing one across threads is sound.
 @usableFromInline package struct WeakReference<Object: AnyObject> {
-  @usableFromInline package weak var object: Object?
+  // Read through a getter: reading the stored property of a `let` copies the whole struct first,
+  // which takes and drops a weak reference (two more runtime calls on the object's side table)
+  // around the load.
+  @usableFromInline weak var _object: Object?
+
+  @inlinable package var object: Object? { _object }
 
   @inlinable package init(_ object: Object?) {
-    self.object = object
+    self._object = object
   }
 }
 

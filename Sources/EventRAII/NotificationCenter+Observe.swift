@@ -66,15 +66,16 @@ extension NotificationCenter {
     _ name: Notification.Name?, object: AnyObject?, delivery: Delivery, backlog: Backlog,
     _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> (ChannelLease, ObserverEntry<PostedNotification>) {
-    let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
-    // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-    let call = IsolatedHandler.callable(sendable: handler)
+    let lease = ChannelRegistry.shared.lease(
+      center: self, name: name, sender: object,
+      // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
+      call: IsolatedHandler.callable(sendable: handler))
     let entry = ObserverEntry<PostedNotification>(
       delivery: delivery, isolation: handler.isolation
     ) { posted in
       // The handler captures the lease, which ends with the entry. The sender filter is
       // applied before the entry is reached: it is in its sender's group.
-      withExtendedLifetime(lease) { call(posted.notification) }
+      lease.call(posted.notification)
     }
     bound(entry, by: backlog, name: name)
     return (lease, entry)

@@ -68,6 +68,10 @@ final class NotificationChannel: Sendable {
   let observers = ObserverList<PostedNotification>()
   /// Weak, so that dropping a `NotificationCenter()` instance frees it even while tokens live.
   private let center: WeakReference<NotificationCenter>
+  /// The observations holding the channel (``ChannelLease``), from the one that made it. Raised
+  /// only from above 0, under the lock of the ``ChannelRegistry`` that holds it; lowered without
+  /// it. At 0 the channel is retiring and is never joined again.
+  private let leases = Atomic<Int>(1)
 
   private struct SenderRecord: Sendable {
     let group: SenderGroup
@@ -96,6 +100,26 @@ final class NotificationChannel: Sendable {
     "NotificationCenter name \(name?.rawValue ?? "nil (every notification)")"
   }
 
+  /// Takes one more lease unless the channel is retiring; under the registry's lock.
+  func takeLease() -> Bool {
+    var current = leases.load(ordering: .relaxed)
+    while current > 0 {
+      let (exchanged, original) = leases.weakCompareExchange(
+        expected: current, desired: current + 1, successOrdering: .acquiringAndReleasing,
+        failureOrdering: .relaxed)
+      if exchanged { return true }
+      current = original
+    }
+    return false
+  }
+
+  /// Ends one lease.
+  ///
+  /// - Returns: Whether it was the last: the channel is then the caller's to retire.
+  func dropLease() -> Bool {
+    leases.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0
+  }
+
   /// Whether this channel was made for `center`.
   ///
   /// Safe to call under a lock while the caller holds `center`: the weak load yields either
@@ -116,7 +140,10 @@ final class NotificationChannel: Sendable {
     _ entry: ObserverEntry<PostedNotification>, in group: SenderGroup?, endsWithToken: Bool
   ) -> Subscription {
     entry.order = nextOrder.add(1, ordering: .relaxed).oldValue
-    return (group?.observers ?? observers).subscribe(entry, endsWithToken: endsWithToken)
+    // Each list called in place: `??` would copy the chosen list's reference, and the entries'
+    // weak references to their list make each retain and release of it a slow one.
+    if let group { return group.observers.subscribe(entry, endsWithToken: endsWithToken) }
+    return observers.subscribe(entry, endsWithToken: endsWithToken)
   }
 
   /// The group of the observers of `sender`, joined: call ``leave(_:)`` once when the
