@@ -407,12 +407,16 @@ extension Broadcaster {
   }
 
   /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
-  /// into a fresh object that dies at once.
-  ///
-  /// Through `Any` and a conditional cast: an existential that boxes its value (`any Error`)
-  /// converts to `AnyObject` as a new box, which would register dead, but opened as `Any` it
-  /// casts to the object inside.
-  private static func object<P>(_ observer: P) -> AnyObject? {
+  /// into a fresh object that dies at once: read in place for a class or a class-bound
+  /// existential (``ClassReference``), cast otherwise.
+  static func object<P>(_ observer: P) -> AnyObject? {
+    ClassReference.object(observer) ?? castObject(observer)
+  }
+
+  /// ``object(_:)`` through `Any` and a conditional cast, for any `P`: an existential that boxes
+  /// its value (`any Error`) converts to `AnyObject` as a new box, which would register dead,
+  /// but opened as `Any` it casts to the object inside.
+  static func castObject<P>(_ observer: P) -> AnyObject? {
     guard type(of: observer as Any) is AnyClass else { return nil }
     return dynamicCast(observer as Any, to: AnyObject.self)
   }
