@@ -58,7 +58,7 @@ public final class Broadcaster: Sendable {
   /// of the list under the key of `P` holds an observer registered as a `P` (see `register`).
   /// Channels are never removed, so each lives as long as the broadcaster.
   let channels = Lock<[ObjectIdentifier: Channel]>([:])
-  /// The channels of `channels`, for `notify` to find without taking its lock.
+  /// The channels of `channels`, to find without taking its lock.
   let index = ChannelIndex()
   /// Every channel with its protocol, in the order they were created, for the debug
   /// description; appended to under `channels`' lock.
@@ -206,16 +206,18 @@ public final class Broadcaster: Sendable {
       ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
     }
     ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
-    let list = channel(for: P.self)
-    // Every channel has a flow (see `channel(for:)`).
-    let route = ObserverRoute(
-      delivery: delivery, isolation: isolation, flow: list.flow.unsafelyUnwrapped)
-    let entry = Self.entry(
-      for: object, delivery: delivery, isolation: isolation,
-      unretained: UnretainedObserver.make(observer, of: object, route: route))
-    entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
-    entry.priority = priority
-    return list.subscribe(entry, endsWithToken: false)
+    // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
+    return unretainedChannel(creating: P.self)._withUnsafeGuaranteedRef { list in
+      // Every channel has a flow (see `channel(for:)`).
+      let route = ObserverRoute(
+        delivery: delivery, isolation: isolation, flow: list.flow.unsafelyUnwrapped)
+      let entry = Self.entry(
+        for: object, delivery: delivery, isolation: isolation,
+        unretained: UnretainedObserver.make(observer, of: object, route: route))
+      entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
+      entry.priority = priority
+      return list.subscribe(entry, endsWithToken: false)
+    }
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -237,9 +239,9 @@ public final class Broadcaster: Sendable {
   ///   - observer: The registered observer.
   public func unregister<P>(_ protocolType: P.Type, observer: P) {
     guard let object = Self.object(observer),
-      let channel = existingChannel(for: ObjectIdentifier(P.self))
+      let channel = unretainedChannel(for: ObjectIdentifier(P.self))
     else { return }
-    channel.removeObserver(object)
+    channel._withUnsafeGuaranteedRef { $0.removeObserver(object) }
   }
 
   /// Ends every registration for `protocolType`.
@@ -394,10 +396,16 @@ extension Broadcaster {
     }
   }
 
+  /// ``channel(for:)`` without a retain, and without the lock once the channel exists: valid
+  /// while the broadcaster lives, as channels are never removed.
+  private func unretainedChannel<P>(creating _: P.Type) -> Unmanaged<Channel> {
+    unretainedChannel(for: ObjectIdentifier(P.self)) ?? .passUnretained(channel(for: P.self))
+  }
+
   /// The channel of the type whose identity is `key`, if anything was ever registered for it:
   /// notifying, counting and unregistering create no channel.
   func existingChannel(for key: ObjectIdentifier) -> Channel? {
-    channels.withLock { $0[key] }
+    unretainedChannel(for: key)?.takeUnretainedValue()
   }
 
   /// ``existingChannel(for:)`` without a retain and without the lock, valid while the
