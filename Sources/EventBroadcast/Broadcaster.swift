@@ -202,22 +202,25 @@ public final class Broadcaster: Sendable {
     _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    guard let object = Self.object(observer) else {
+    let subscription = Self.withObject(observer) { object in
+      ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
+      // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
+      return unretainedChannel(creating: P.self)._withUnsafeGuaranteedRef { list in
+        // Every channel has a flow (see `channel(for:)`).
+        let route = ObserverRoute(
+          delivery: delivery, isolation: isolation, flow: list.flow.unsafelyUnwrapped)
+        let entry = Self.entry(
+          for: object, delivery: delivery, isolation: isolation,
+          unretained: UnretainedObserver.make(observer, of: object, route: route))
+        entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
+        entry.priority = priority
+        return list.subscribe(entry, endsWithToken: false)
+      }
+    }
+    guard let subscription else {
       ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
     }
-    ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
-    // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
-    return unretainedChannel(creating: P.self)._withUnsafeGuaranteedRef { list in
-      // Every channel has a flow (see `channel(for:)`).
-      let route = ObserverRoute(
-        delivery: delivery, isolation: isolation, flow: list.flow.unsafelyUnwrapped)
-      let entry = Self.entry(
-        for: object, delivery: delivery, isolation: isolation,
-        unretained: UnretainedObserver.make(observer, of: object, route: route))
-      entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
-      entry.priority = priority
-      return list.subscribe(entry, endsWithToken: false)
-    }
+    return subscription
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -238,10 +241,10 @@ public final class Broadcaster: Sendable {
   ///   - protocolType: The protocol the observer was registered for.
   ///   - observer: The registered observer.
   public func unregister<P>(_ protocolType: P.Type, observer: P) {
-    guard let object = Self.object(observer),
-      let channel = unretainedChannel(for: ObjectIdentifier(P.self))
-    else { return }
-    channel._withUnsafeGuaranteedRef { $0.removeObserver(object) }
+    guard let channel = unretainedChannel(for: ObjectIdentifier(P.self)) else { return }
+    Self.withObject(observer) { object in
+      channel._withUnsafeGuaranteedRef { $0.removeObserver(object) }
+    }
   }
 
   /// Ends every registration for `protocolType`.
@@ -414,16 +417,26 @@ extension Broadcaster {
     index.channel(for: key)
   }
 
-  /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
-  /// into a fresh object that dies at once: read in place for a class or a class-bound
-  /// existential (``ClassReference``), cast otherwise.
-  static func object<P>(_ observer: P) -> AnyObject? {
-    ClassReference.object(observer) ?? castObject(observer)
+  /// Calls `body` with the observer as an object, unless it is a value, which converting to
+  /// `AnyObject` would box into a fresh object that dies at once.
+  ///
+  /// A class or a class-bound existential is read in place (``ClassReference``) and lent to
+  /// `body` without a retain, which `observer` makes needless: the object's side table (weak
+  /// references to it) takes every retain and release off the runtime's fast path. Any other
+  /// `P` is cast, and `body` gets the cast's reference.
+  ///
+  /// - Returns: What `body` returns, or `nil` for a value (`body` is not called).
+  static func withObject<P, Result>(_ observer: P, _ body: (AnyObject) -> Result) -> Result? {
+    if let object = ClassReference.object(observer) {
+      return object._withUnsafeGuaranteedRef(body)
+    }
+    guard let object = castObject(observer) else { return nil }
+    return body(object)
   }
 
-  /// ``object(_:)`` through `Any` and a conditional cast, for any `P`: an existential that boxes
-  /// its value (`any Error`) converts to `AnyObject` as a new box, which would register dead,
-  /// but opened as `Any` it casts to the object inside.
+  /// The observer as an object through `Any` and a conditional cast, for any `P`, or `nil` for
+  /// a value: an existential that boxes its value (`any Error`) converts to `AnyObject` as a new
+  /// box, which would register dead, but opened as `Any` it casts to the object inside.
   static func castObject<P>(_ observer: P) -> AnyObject? {
     guard type(of: observer as Any) is AnyClass else { return nil }
     return dynamicCast(observer as Any, to: AnyObject.self)

@@ -28,8 +28,11 @@ enum ClassReference {
   }
 
   /// The instance `value` refers to, when its type is one that ``leads(_:)``; otherwise `nil`.
-  static func object<T>(_ value: T) -> AnyObject? {
+  /// Unretained: `value` keeps it alive.
+  static func object<T>(_ value: T) -> Unmanaged<AnyObject>? {
     guard leads(T.self) else { return nil }
-    return withUnsafeBytes(of: value) { $0.load(as: AnyObject.self) }
+    return withUnsafePointer(to: value) {
+      Unmanaged.fromOpaque(UnsafeRawPointer($0).load(as: UnsafeRawPointer.self))
+    }
   }
 }
