@@ -445,20 +445,14 @@ extension Broadcaster {
   /// A registration that holds `object` weakly, one per observer, and carries `unretained`, the
   /// observer as the `P` it was registered as, for `notify` to hand over.
   ///
-  /// Generic over `Observer` only because the Swift 6.3.1 compiler crashes (SILGen, emitting the
-  /// closure's reabstraction thunk) when `ObserverEntry.init`'s `Observer` is `AnyObject` itself.
-  ///
   /// The entry gets the registration's delivery and isolation, so that the list's counts and
   /// purges load an observer isolated to an actor only where the list allows (guarantee 12).
-  private static func entry<Observer: AnyObject>(
-    for object: Observer, delivery: Delivery, isolation: (any Actor)?,
+  private static func entry(
+    for object: AnyObject, delivery: Delivery, isolation: (any Actor)?,
     unretained: UnretainedObserver
   ) -> ObserverEntry<Never> {
-    // The handler never runs: `notify` calls the observer through `attachment`.
-    let entry = ObserverEntry<Never>(
-      observer: object, keyed: true, delivery: delivery, isolation: isolation
-    ) { _, _ in }
-    entry.attachment = unretained
-    return entry
+    ObserverEntry<Never>(
+      observer: object, keyed: true, delivery: delivery, isolation: isolation,
+      attachment: unretained)
   }
 }
