@@ -208,10 +208,10 @@ public final class Broadcaster: Sendable {
       return unretainedChannel(creating: P.self)._withUnsafeGuaranteedRef { list in
         // Every channel has a flow (see `channel(for:)`).
         let route = ObserverRoute(
-          delivery: delivery, isolation: isolation, flow: list.flow.unsafelyUnwrapped)
+          observer, of: object, delivery: delivery, isolation: isolation,
+          flow: list.flow.unsafelyUnwrapped)
         let entry = Self.entry(
-          for: object, delivery: delivery, isolation: isolation,
-          unretained: UnretainedObserver.make(observer, of: object, route: route))
+          for: object, delivery: delivery, isolation: isolation, route: route)
         entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
         entry.priority = priority
         return list.subscribe(entry, endsWithToken: false)
@@ -347,15 +347,14 @@ public final class Broadcaster: Sendable {
     // the entry, which the list's snapshot holds, keeps it alive without a retain here.
     let attachment = entry.unretainedAttachment.unsafelyUnwrapped
     let isInline = attachment._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: UnretainedObserver.self).isInline
+      unsafeDowncast($0, to: ObserverRoute.self).isInline
     }
     guard isInline else { return route(entry, body, caller: caller, &context) }
-    return attachment._withUnsafeGuaranteedRef {
-      let registration = unsafeDowncast($0, to: UnretainedObserver.self)
-      guard let alive = registration.observer else { return false }
-      registration.withObserver(alive, as: P.self, call)
-      return true
+    guard let alive = entry.observer else { return false }
+    attachment._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: ObserverRoute.self).observer.withObserver(alive, as: P.self, call)
     }
+    return true
   }
 
   /// The number of live observers registered for `protocolType`.
@@ -442,17 +441,16 @@ extension Broadcaster {
     return dynamicCast(observer as Any, to: AnyObject.self)
   }
 
-  /// A registration that holds `object` weakly, one per observer, and carries `unretained`, the
+  /// A registration that holds `object` weakly, one per observer, and carries `route`, with the
   /// observer as the `P` it was registered as, for `notify` to hand over.
   ///
   /// The entry gets the registration's delivery and isolation, so that the list's counts and
   /// purges load an observer isolated to an actor only where the list allows (guarantee 12).
   private static func entry(
-    for object: AnyObject, delivery: Delivery, isolation: (any Actor)?,
-    unretained: UnretainedObserver
+    for object: AnyObject, delivery: Delivery, isolation: (any Actor)?, route: ObserverRoute
   ) -> ObserverEntry<Never> {
     ObserverEntry<Never>(
       observer: object, keyed: true, delivery: delivery, isolation: isolation,
-      attachment: unretained)
+      attachment: route)
   }
 }
