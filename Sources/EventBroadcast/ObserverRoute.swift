@@ -22,11 +22,6 @@ import Synchronization
     /// registration whose actor has died is dead.
     case actor(WeakActor)
 
-    var isSynchronous: Bool {
-      if case .synchronous = self { return true }
-      return false
-    }
-
     var isMainActor: Bool {
       if case .mainActor = self { return true }
       return false
@@ -82,30 +77,37 @@ import Synchronization
     _ observer: borrowing P, of object: borrowing AnyObject, delivery: Delivery,
     isolation: (any Actor)?, flow: FlowControl
   ) {
+    // Every field set by one switch: reading `kind` back copies its payload each time.
+    var isSynchronous = false
     if let isolation {
-      kind =
-        isolation is MainActor
-        ? .mainActor(isolated: true) : .actor(WeakActor(object: isolation))
+      if isolation is MainActor {
+        kind = .mainActor(isolated: true)
+        usesMailbox = flow.isBounded
+      } else {
+        kind = .actor(WeakActor(object: isolation))
+        usesMailbox = true
+      }
+      queueExecutor = nil
     } else {
       switch delivery.kind {
-      case .queue(let queue): kind = .queue(queue)
-      case .mainActor: kind = .mainActor(isolated: false)
-      default: kind = .synchronous
+      case .queue(let queue):
+        kind = .queue(queue)
+        usesMailbox = flow.isBounded
+        queueExecutor = QueueExecutor(queue)
+      case .mainActor:
+        kind = .mainActor(isolated: false)
+        usesMailbox = flow.isBounded
+        queueExecutor = nil
+      default:
+        kind = .synchronous
+        usesMailbox = false
+        queueExecutor = nil
+        isSynchronous = true
       }
     }
     self.flow = flow
-    switch kind {
-    case .synchronous: usesMailbox = false
-    case .queue, .mainActor: usesMailbox = flow.isBounded
-    case .actor: usesMailbox = true
-    }
-    if case .queue(let queue) = kind {
-      queueExecutor = QueueExecutor(queue)
-    } else {
-      queueExecutor = nil
-    }
     self.observer = UnretainedObserver(observer, of: object)
-    isInline = self.observer.size != 0 && kind.isSynchronous
+    isInline = self.observer.size != 0 && isSynchronous
   }
 
   deinit {
