@@ -119,12 +119,13 @@
   /// Removes the entry under `key` if it is `entry`: a newer registration of the same observer
   /// may have taken its place.
   @inlinable mutating func remove(_ entry: AnyObject, for key: ObjectIdentifier) {
-    guard
-      let found = self.entry(for: key, as: AnyObject.self),
-      found.toOpaque() == Unmanaged.passUnretained(entry).toOpaque()
-    else { return }
+    guard table != nil else { return }
     let table = uniqueTable(reserving: 0)
-    table.remove(at: table.index(of: Self.bits(of: key)))
+    let index = table.index(of: Self.bits(of: key))
+    guard
+      table.slots[index * 2 + 1] == UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+    else { return }
+    table.remove(at: index)
     count -= 1
   }
 
@@ -135,17 +136,26 @@
   }
 
   /// The table, this value's own, with room for `more` entries at most half full.
-  @inlinable mutating func uniqueTable(reserving more: Int) -> Table {
-    if table == nil {
+  @inlinable @inline(__always)
+  mutating func uniqueTable(reserving more: Int) -> Table {
+    // Checked before `table` is bound to a local, which would count as a second reference.
+    if isKnownUniquelyReferenced(&table), let current = table,
+      (count + more) * 2 <= current.capacity
+    {
+      return current
+    }
+    return replaceTable(reserving: more)
+  }
+
+  /// ``uniqueTable(reserving:)`` when the table is missing, shared or too full: a new one.
+  @inlinable @inline(never)
+  mutating func replaceTable(reserving more: Int) -> Table {
+    guard let current = table else {
       let made = Table(capacity: 8)
       table = made
       return made
     }
-    // Before `table` is bound to a local, which would count as a second reference.
-    let isUnique = isKnownUniquelyReferenced(&table)
-    let current = table.unsafelyUnwrapped
     let grows = (count + more) * 2 > current.capacity
-    if isUnique && !grows { return current }
     let copy = current.copy(capacity: grows ? current.capacity * 2 : current.capacity)
     table = copy
     return copy
