@@ -32,7 +32,7 @@ extension Broadcaster {
     guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
     channel.forEachEntry { entry in
       guard entry.liveness.isLive else { return false }
-      let route = Self.registration(of: entry).route
+      let route = Self.route(of: entry)
       if route.actorIsDead { return false }
       // A refused call (a full `.dropNewest` backlog) leaves the registration live.
       _ = route.asyncCalls.enqueue(
@@ -120,13 +120,12 @@ extension Broadcaster {
     isolation: isolated (any Actor)?
   ) async {
     guard entry.liveness.isLive else { return }
-    let registration = registration(of: entry)
-    guard let alive = registration.observer else {
+    guard let alive = entry.observer else {
       entry.endRegistration()
       return
     }
     var observer: P?
-    registration.withAnyObserver(alive, as: P.self) { observer = $0 }
+    route(of: entry).observer.withAnyObserver(alive, as: P.self) { observer = $0 }
     guard let observer else { return }
     await body(observer)
   }

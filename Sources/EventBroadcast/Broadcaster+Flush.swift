@@ -47,7 +47,7 @@ extension Broadcaster {
   /// - Complexity: O(*n*) in the number of registrations, plus the calls waited for.
   public func flush<P>(_ protocolType: P.Type) async {
     guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
-    let routes = channel.snapshot().map { Self.registration(of: $0).route }
+    let routes = channel.snapshot().map { Self.route(of: $0) }
     // The list waits for its `.queue(q)` registrations, one block per queue; the markers wait
     // for what the routes queue themselves, which the list's entries do not see, and for the
     // jobs of isolated bodies.

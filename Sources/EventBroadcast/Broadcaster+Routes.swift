@@ -13,16 +13,15 @@ extension Broadcaster {
     _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void,
     caller: (any Actor)?, _ context: inout NotifyContext
   ) -> Bool {
-    let registration = registration(of: entry)
-    let route = registration.route
+    let route = route(of: entry)
     switch route.kind {
     case .synchronous:
       // An observer whose `P` is rebuilt by a cast (`any Error`).
-      guard let alive = registration.observer else { return false }
-      registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
+      guard let alive = entry.observer else { return false }
+      route.observer.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
       return true
     case .queue(let queue):
-      guard registration.observer != nil else { return false }
+      guard entry.observer != nil else { return false }
       if route.usesMailbox {
         return enqueue(entry, body, in: route) { mailbox in
           queue.async { drain(mailbox, of: entry, on: queue) }
@@ -35,7 +34,7 @@ extension Broadcaster {
       }
       return true
     case .mainActor(let isolated):
-      if !isolated, registration.observer == nil { return false }
+      if !isolated, entry.observer == nil { return false }
       return onMainActor(entry, route, body, &context)
     case .actor(let weakActor):
       guard let actor = weakActor.object else { return false }
@@ -168,12 +167,12 @@ extension Broadcaster {
     _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void
   ) -> Bool {
     guard entry.liveness.isLive else { return false }
-    let registration = registration(of: entry)
-    guard let alive = registration.observer else {
+    guard let alive = entry.observer else {
       entry.endRegistration()
       return false
     }
-    registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
+    route(of: entry).observer.withAnyObserver(
+      alive, as: P.self, IsolatedHandler.callable(sendable: body))
     return true
   }
 
@@ -194,7 +193,7 @@ extension Broadcaster {
       var context = NotifyContext()
       channel.forEachEntry { entry in
         guard entry.liveness.isLive else { return false }
-        return onMainActor(entry, registration(of: entry).route, body, &context)
+        return onMainActor(entry, route(of: entry), body, &context)
       }
       return
     }
@@ -224,14 +223,15 @@ extension Broadcaster {
     _ entry: ObserverEntry<Never>, _ body: @escaping @isolated(any) @Sendable (P) -> Void
   ) -> Bool {
     guard entry.liveness.isLive else { return false }
-    let registration = registration(of: entry)
-    guard let alive = registration.observer else { return false }
-    registration.withAnyObserver(alive, as: P.self, IsolatedHandler.callable(sendable: body))
+    guard let alive = entry.observer else { return false }
+    route(of: entry).observer.withAnyObserver(
+      alive, as: P.self, IsolatedHandler.callable(sendable: body))
     return true
   }
 
-  /// The observer as registered, which every entry of a broadcaster carries.
-  static func registration(of entry: ObserverEntry<Never>) -> UnretainedObserver {
-    unsafeDowncast(entry.attachment.unsafelyUnwrapped, to: UnretainedObserver.self)
+  /// The route of a registration, with its observer as registered, which every entry of a
+  /// broadcaster carries.
+  static func route(of entry: ObserverEntry<Never>) -> ObserverRoute {
+    unsafeDowncast(entry.attachment.unsafelyUnwrapped, to: ObserverRoute.self)
   }
 }

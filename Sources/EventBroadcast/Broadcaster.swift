@@ -58,7 +58,7 @@ public final class Broadcaster: Sendable {
   /// of the list under the key of `P` holds an observer registered as a `P` (see `register`).
   /// Channels are never removed, so each lives as long as the broadcaster.
   let channels = Lock<[ObjectIdentifier: Channel]>([:])
-  /// The channels of `channels`, for `notify` to find without taking its lock.
+  /// The channels of `channels`, to find without taking its lock.
   let index = ChannelIndex()
   /// Every channel with its protocol, in the order they were created, for the debug
   /// description; appended to under `channels`' lock.
@@ -202,20 +202,25 @@ public final class Broadcaster: Sendable {
     _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    guard let object = Self.object(observer) else {
+    let subscription = Self.withObject(observer) { object in
+      ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
+      // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
+      return unretainedChannel(creating: P.self)._withUnsafeGuaranteedRef { list in
+        // Every channel has a flow (see `channel(for:)`).
+        let route = ObserverRoute(
+          observer, of: object, delivery: delivery, isolation: isolation,
+          flow: list.flow.unsafelyUnwrapped)
+        let entry = Self.entry(
+          for: object, delivery: delivery, isolation: isolation, route: route)
+        entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
+        entry.priority = priority
+        return list.subscribe(entry, endsWithToken: false)
+      }
+    }
+    guard let subscription else {
       ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
     }
-    ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
-    let list = channel(for: P.self)
-    // Every channel has a flow (see `channel(for:)`).
-    let route = ObserverRoute(
-      delivery: delivery, isolation: isolation, flow: list.flow.unsafelyUnwrapped)
-    let entry = Self.entry(
-      for: object, delivery: delivery, isolation: isolation,
-      unretained: UnretainedObserver.make(observer, of: object, route: route))
-    entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
-    entry.priority = priority
-    return list.subscribe(entry, endsWithToken: false)
+    return subscription
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -236,10 +241,10 @@ public final class Broadcaster: Sendable {
   ///   - protocolType: The protocol the observer was registered for.
   ///   - observer: The registered observer.
   public func unregister<P>(_ protocolType: P.Type, observer: P) {
-    guard let object = Self.object(observer),
-      let channel = existingChannel(for: ObjectIdentifier(P.self))
-    else { return }
-    channel.removeObserver(object)
+    guard let channel = unretainedChannel(for: ObjectIdentifier(P.self)) else { return }
+    Self.withObject(observer) { object in
+      channel._withUnsafeGuaranteedRef { $0.removeObserver(object) }
+    }
   }
 
   /// Ends every registration for `protocolType`.
@@ -342,15 +347,14 @@ public final class Broadcaster: Sendable {
     // the entry, which the list's snapshot holds, keeps it alive without a retain here.
     let attachment = entry.unretainedAttachment.unsafelyUnwrapped
     let isInline = attachment._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: UnretainedObserver.self).isInline
+      unsafeDowncast($0, to: ObserverRoute.self).isInline
     }
     guard isInline else { return route(entry, body, caller: caller, &context) }
-    return attachment._withUnsafeGuaranteedRef {
-      let registration = unsafeDowncast($0, to: UnretainedObserver.self)
-      guard let alive = registration.observer else { return false }
-      registration.withObserver(alive, as: P.self, call)
-      return true
+    guard let alive = entry.observer else { return false }
+    attachment._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: ObserverRoute.self).observer.withObserver(alive, as: P.self, call)
     }
+    return true
   }
 
   /// The number of live observers registered for `protocolType`.
@@ -394,10 +398,16 @@ extension Broadcaster {
     }
   }
 
+  /// ``channel(for:)`` without a retain, and without the lock once the channel exists: valid
+  /// while the broadcaster lives, as channels are never removed.
+  private func unretainedChannel<P>(creating _: P.Type) -> Unmanaged<Channel> {
+    unretainedChannel(for: ObjectIdentifier(P.self)) ?? .passUnretained(channel(for: P.self))
+  }
+
   /// The channel of the type whose identity is `key`, if anything was ever registered for it:
   /// notifying, counting and unregistering create no channel.
   func existingChannel(for key: ObjectIdentifier) -> Channel? {
-    channels.withLock { $0[key] }
+    unretainedChannel(for: key)?.takeUnretainedValue()
   }
 
   /// ``existingChannel(for:)`` without a retain and without the lock, valid while the
@@ -406,34 +416,41 @@ extension Broadcaster {
     index.channel(for: key)
   }
 
-  /// The observer as an object, or `nil` for a value, which converting to `AnyObject` would box
-  /// into a fresh object that dies at once.
+  /// Calls `body` with the observer as an object, unless it is a value, which converting to
+  /// `AnyObject` would box into a fresh object that dies at once.
   ///
-  /// Through `Any` and a conditional cast: an existential that boxes its value (`any Error`)
-  /// converts to `AnyObject` as a new box, which would register dead, but opened as `Any` it
-  /// casts to the object inside.
-  private static func object<P>(_ observer: P) -> AnyObject? {
+  /// A class or a class-bound existential is read in place (``ClassReference``) and lent to
+  /// `body` without a retain, which `observer` makes needless: the object's side table (weak
+  /// references to it) takes every retain and release off the runtime's fast path. Any other
+  /// `P` is cast, and `body` gets the cast's reference.
+  ///
+  /// - Returns: What `body` returns, or `nil` for a value (`body` is not called).
+  static func withObject<P, Result>(_ observer: P, _ body: (AnyObject) -> Result) -> Result? {
+    if let object = ClassReference.object(observer) {
+      return object._withUnsafeGuaranteedRef(body)
+    }
+    guard let object = castObject(observer) else { return nil }
+    return body(object)
+  }
+
+  /// The observer as an object through `Any` and a conditional cast, for any `P`, or `nil` for
+  /// a value: an existential that boxes its value (`any Error`) converts to `AnyObject` as a new
+  /// box, which would register dead, but opened as `Any` it casts to the object inside.
+  static func castObject<P>(_ observer: P) -> AnyObject? {
     guard type(of: observer as Any) is AnyClass else { return nil }
     return dynamicCast(observer as Any, to: AnyObject.self)
   }
 
-  /// A registration that holds `object` weakly, one per observer, and carries `unretained`, the
+  /// A registration that holds `object` weakly, one per observer, and carries `route`, with the
   /// observer as the `P` it was registered as, for `notify` to hand over.
-  ///
-  /// Generic over `Observer` only because the Swift 6.3.1 compiler crashes (SILGen, emitting the
-  /// closure's reabstraction thunk) when `ObserverEntry.init`'s `Observer` is `AnyObject` itself.
   ///
   /// The entry gets the registration's delivery and isolation, so that the list's counts and
   /// purges load an observer isolated to an actor only where the list allows (guarantee 12).
-  private static func entry<Observer: AnyObject>(
-    for object: Observer, delivery: Delivery, isolation: (any Actor)?,
-    unretained: UnretainedObserver
+  private static func entry(
+    for object: AnyObject, delivery: Delivery, isolation: (any Actor)?, route: ObserverRoute
   ) -> ObserverEntry<Never> {
-    // The handler never runs: `notify` calls the observer through `attachment`.
-    let entry = ObserverEntry<Never>(
-      observer: object, keyed: true, delivery: delivery, isolation: isolation
-    ) { _, _ in }
-    entry.attachment = unretained
-    return entry
+    ObserverEntry<Never>(
+      observer: object, keyed: true, delivery: delivery, isolation: isolation,
+      attachment: route)
   }
 }

@@ -1,13 +1,13 @@
 import EventCore
 import Synchronization
 
-/// The channels of a broadcaster by protocol, for `notify` to find without a lock.
+/// The channels of a broadcaster by protocol, for every lookup to find without a lock.
 ///
 /// `Broadcaster.channels` owns the channels and is the index's source of truth, under its lock;
 /// this is a copy of its keys and unretained channel pointers in an open-addressed table of
-/// atomic slots that `notify` reads lock-free, so a thread registering (which takes the lock)
-/// never waits behind a stream of notifications, and a notification costs no lock and no
-/// `String`-strength hash.
+/// atomic slots read lock-free, so a thread creating a channel (which takes the lock) never
+/// waits behind a stream of notifications, and a notification, a registration or an
+/// unregistration costs no lock and no `String`-strength hash to find its channel.
 ///
 /// Why reading it without the lock is safe:
 /// - Only `insert`, called under `Broadcaster.channels`' lock, writes; a slot is written once:
@@ -16,9 +16,10 @@ import Synchronization
 /// - A full table is replaced by one twice its size, published with a releasing store; the old
 ///   table stays in `tables` for as long as the index, so a reader still probing it reads valid
 ///   memory, and finds there every channel published before it (a channel inserted meanwhile
-///   belongs to a registration that had not returned when the notification began).
+///   belongs to a registration that had not returned when the lookup began; a registration
+///   that misses it takes the lock and finds it there).
 /// - Channels are never removed from a broadcaster, so a pointer read here is valid while the
-///   broadcaster lives, which the notifying caller guarantees.
+///   broadcaster lives, which the caller guarantees.
 final class ChannelIndex: Sendable {
   /// One slot: 0, or the bits of a protocol's `ObjectIdentifier` and of its channel's pointer.
   final class Slot: Sendable {

@@ -1,7 +1,9 @@
 import EventCore
 import Synchronization
 
-/// Where the calls of one ``Broadcaster`` registration run, and the calls queued for it.
+/// Where the calls of one ``Broadcaster`` registration run, the calls queued for it, and its
+/// observer as the `P` it was registered as: what the registration's entry carries as its
+/// attachment, in one object.
 ///
 /// Decided once, at registration, from the delivery asked for and the isolation of the code
 /// that registered: isolation wins over delivery, as with `Event`. Every queued call holds the
@@ -19,11 +21,6 @@ import Synchronization
     /// On another actor, the isolation of the registering code, held weakly (guarantee 11): a
     /// registration whose actor has died is dead.
     case actor(WeakActor)
-
-    var isSynchronous: Bool {
-      if case .synchronous = self { return true }
-      return false
-    }
 
     var isMainActor: Bool {
       if case .mainActor = self { return true }
@@ -45,6 +42,11 @@ import Synchronization
   typealias AsyncCall = @Sendable (isolated (any Actor)?) async -> Void
 
   @usableFromInline let kind: Kind
+  /// The observer as the `P` it was registered as, without its reference count.
+  @usableFromInline let observer: UnretainedObserver
+  /// Whether `notify` calls the observer itself, inline: a nonisolated, synchronous
+  /// registration of a `P` whose bytes were copied. Everything else goes through the route.
+  @usableFromInline let isInline: Bool
   /// The backlog of the registration's channel, where its drops go, and how its warnings
   /// name it.
   let flow: FlowControl
@@ -67,31 +69,49 @@ import Synchronization
   /// The executor that makes an async body start on a `.queue(q)` registration's queue.
   let queueExecutor: QueueExecutor?
 
-  /// The route of a registration asked to run as `delivery`, made from code isolated to
-  /// `isolation` (`nil`: nonisolated), in a channel whose flow is `flow`.
-  init(delivery: Delivery, isolation: (any Actor)?, flow: FlowControl) {
+  /// The route of `observer`, which is `object` as a `P`, registered to run as `delivery` from
+  /// code isolated to `isolation` (`nil`: nonisolated), in a channel whose flow is `flow`.
+  ///
+  /// - Precondition: `observer` is a class instance; `object` is that instance.
+  init<P>(
+    _ observer: borrowing P, of object: borrowing AnyObject, delivery: Delivery,
+    isolation: (any Actor)?, flow: FlowControl
+  ) {
+    // Every field set by one switch: reading `kind` back copies its payload each time.
+    var isSynchronous = false
     if let isolation {
-      kind =
-        isolation is MainActor
-        ? .mainActor(isolated: true) : .actor(WeakActor(object: isolation))
+      if isolation is MainActor {
+        kind = .mainActor(isolated: true)
+        usesMailbox = flow.isBounded
+      } else {
+        kind = .actor(WeakActor(object: isolation))
+        usesMailbox = true
+      }
+      queueExecutor = nil
     } else {
       switch delivery.kind {
-      case .queue(let queue): kind = .queue(queue)
-      case .mainActor: kind = .mainActor(isolated: false)
-      default: kind = .synchronous
+      case .queue(let queue):
+        kind = .queue(queue)
+        usesMailbox = flow.isBounded
+        queueExecutor = QueueExecutor(queue)
+      case .mainActor:
+        kind = .mainActor(isolated: false)
+        usesMailbox = flow.isBounded
+        queueExecutor = nil
+      default:
+        kind = .synchronous
+        usesMailbox = false
+        queueExecutor = nil
+        isSynchronous = true
       }
     }
     self.flow = flow
-    switch kind {
-    case .synchronous: usesMailbox = false
-    case .queue, .mainActor: usesMailbox = flow.isBounded
-    case .actor: usesMailbox = true
-    }
-    if case .queue(let queue) = kind {
-      queueExecutor = QueueExecutor(queue)
-    } else {
-      queueExecutor = nil
-    }
+    self.observer = UnretainedObserver(observer, of: object)
+    isInline = self.observer.size != 0 && isSynchronous
+  }
+
+  deinit {
+    observer.deallocate()
   }
 
   /// The synchronous calls waiting for the observer, in notify order, made on first use.

@@ -182,6 +182,36 @@ public import Synchronization
     super.init()
   }
 
+  /// A registration that holds `observer` weakly and has no handler: its list's owner calls
+  /// the observer itself, through `attachment` (EventBroadcast), so a post must never invoke it.
+  ///
+  /// Inlinable so that the owner makes it at its payload's type, where the no-op handler
+  /// fields need no context: a handler closure, or one made in generic code, costs an
+  /// allocation per registration.
+  ///
+  /// - Parameters:
+  ///   - observer: The object, held weakly.
+  ///   - keyed: Whether the list keeps one registration per observer (see the init with a
+  ///     handler).
+  ///   - delivery: Where the owner runs the calls, unless `isolation` is an actor.
+  ///   - isolation: The actor of the code that registered, if any.
+  ///   - attachment: What the owner calls the observer through; see ``attachment``.
+  @inlinable
+  package init(
+    observer: AnyObject, keyed: Bool, delivery: Delivery, isolation: (any Actor)?,
+    attachment: AnyObject
+  ) {
+    self.delivery = delivery.honouring(isolation)
+    self.key = keyed ? ObjectIdentifier(observer) : nil
+    self._observer = observer
+    self.plain = { _ in }
+    self.bound = { _, _ in }
+    self.isPlain = false
+    self._captures = nil
+    super.init()
+    self._attachment = attachment
+  }
+
   // The last reference to an entry can be dropped on any thread: the last post to leave a
   // storage clears the slot of an entry cancelled meanwhile. A handler written in code isolated
   // to an actor may capture that actor's objects (a `@MainActor` model), so its closures go to

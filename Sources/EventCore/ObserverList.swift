@@ -56,7 +56,8 @@ public import Synchronization
     /// The entries, in delivery order; its pointer is ``published``.
     @usableFromInline var storage: ObserverStorage
     @usableFromInline var liveCount: Int
-    @usableFromInline var byKey: [ObjectIdentifier: Entry]
+    /// The keyed entries, unretained (see ``ObserverKeys``).
+    @usableFromInline var byKey: ObserverKeys
     /// Slots of `storage` whose entry has left but which a post held when it did.
     @usableFromInline var pending: [Int]
     /// Storages replaced while posts held them; released once none does.
@@ -82,7 +83,7 @@ public import Synchronization
     @inlinable init(retention: RetentionPolicy) {
       self.storage = ObserverStorage(capacity: 4)
       self.liveCount = 0
-      self.byKey = [:]
+      self.byKey = ObserverKeys()
       self.pending = []
       self.retired = []
       self.tailPriority = Int.max
@@ -226,8 +227,8 @@ public import Synchronization
   func insert(_ entry: Entry, into state: inout State, releasing released: inout Released)
     -> Bool
   {
-    if let key = entry.key, let previous = state.byKey[key] {
-      remove(previous, from: &state, releasing: &released)
+    if let key = entry.key, let previous = state.byKey.entry(for: key, as: Entry.self) {
+      previous._withUnsafeGuaranteedRef { remove($0, from: &state, releasing: &released) }
     }
     place(entry, in: &state, releasing: &released)
     state.liveCount += 1
@@ -237,7 +238,7 @@ public import Synchronization
     if state.registrationWarning.isExceeded(by: state.liveCount) {
       released.warnsOfRegistrations = state.registrationWarning.claim()
     }
-    if let key = entry.key { state.byKey[key] = entry }
+    if let key = entry.key { state.byKey.set(entry, for: key) }
     state.insertsSincePurge += 1
     let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
     if purgeDue { state.insertsSincePurge = 0 }
@@ -393,9 +394,11 @@ public import Synchronization
     let released = state.withLock { state -> Released in
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
-      guard let entry = state.byKey[ObjectIdentifier(observer)] else { return Released() }
+      guard let entry = state.byKey.entry(for: ObjectIdentifier(observer), as: Entry.self) else {
+        return Released()
+      }
       var released = Released()
-      remove(entry, from: &state, releasing: &released)
+      entry._withUnsafeGuaranteedRef { remove($0, from: &state, releasing: &released) }
       return released
     }
     finish(released)
@@ -415,7 +418,7 @@ public import Synchronization
       if state.liveCount > 0 { recordObservation(false, into: &released) }
       state.liveCount = 0
       liveCount.store(0, ordering: .releasing)
-      state.byKey = [:]
+      state.byKey.removeAll()
       state.insertsSincePurge = 0
       rebuild(&state, releasing: &released)
       return released
@@ -454,7 +457,7 @@ public import Synchronization
     state.liveCount -= 1
     liveCount.store(state.liveCount, ordering: .releasing)
     if state.liveCount == 0 { recordObservation(false, into: &released) }
-    if let key = entry.key, state.byKey[key] === entry { state.byKey[key] = nil }
+    if let key = entry.key { state.byKey.remove(entry, for: key) }
     let index = entry.index
     entry.index = -1
     let count = state.storage.count.load(ordering: .relaxed)
@@ -691,8 +694,8 @@ extension ObserverList where Payload: Sendable {
       var released = Released()
       // A re-registration replaces its observer's entry: what that one was handed and did not
       // start goes back first, so this one receives it.
-      if let key = entry.key, let previous = state.byKey[key] {
-        state.retention.giveBack(previous.takeUnstarted())
+      if let key = entry.key, let previous = state.byKey.entry(for: key, as: Entry.self) {
+        state.retention.giveBack(previous._withUnsafeGuaranteedRef { $0.takeUnstarted() })
       }
       let replayed = state.retention.replay(once: isOnce)
       if state.retention.policy == .untilObserved && !replayed.isEmpty {

@@ -19,13 +19,20 @@ private protocol Pong {
   func pong()
 }
 
+/// More protocols, for compositions too large to be kept inline (over five words).
+private protocol Third {}
+private protocol Fourth {}
+private protocol Fifth {}
+
 /// `@unchecked Sendable`: its one property is a `Counter`, itself `Sendable`; the class is not
 /// final (the superclass layouts are the point), so Swift cannot check it.
 private class Base: @unchecked Sendable {
   let calls = Counter()
 }
 
-private final class Pinger: Base, Ping, ClassPing, Pong, @unchecked Sendable {
+private final class Pinger: Base, Ping, ClassPing, Pong, Third, Fourth, Fifth,
+  @unchecked Sendable
+{
   func ping() {
     calls.increment()
   }
@@ -83,6 +90,16 @@ struct UnretainedObserverTests {
   @Test("a class-bound composition observer is handed back as itself and stays weak")
   func classComposition() {
     roundTrip((any ClassPing & Pong).self) { $0 }
+  }
+
+  @Test("a composition too large to keep inline is handed back as itself and stays weak")
+  func largeComposition() {
+    roundTrip((any Ping & Pong & Third & Fourth).self) { $0 }
+  }
+
+  @Test("a large class-bound composition is handed back as itself and stays weak")
+  func largeClassComposition() {
+    roundTrip((any ClassPing & Pong & Third & Fourth & Fifth).self) { $0 }
   }
 
   @Test("a superclass-constrained existential observer is handed back as itself and stays weak")
