@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Counts the instructions per operation (callgrind's Ir) of the cases that issue 21's and issue
-# 32's targets name and of the baselines they are divided by, and writes them to
+# Counts the instructions per operation (callgrind's Ir) of the cases that the targets of issues
+# 21, 32 and 34 name and of the baselines they are divided by, and writes them to
 # Benchmarks/instructions.json as {case id: Ir per operation}. figures.py and
 # `events-benchmark --instructions=PATH` put them beside the wall-time ratios of the targets table.
 #
@@ -32,6 +32,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The toolchain's DWARF 5 debug information is more than valgrind 3.19 can read.
 cp "$binary" "$work/events-benchmark"
+# One hash seed for every run: Set and Dictionary probe lengths (the registry's, the keyed
+# table's) then repeat from run to run, and so do the counts.
+export SWIFT_DETERMINISTIC_HASHING=1
 strip --strip-debug "$work/events-benchmark"
 
 # Case id and K. Cases whose operation reaches 1,000 observers take fewer iterations; the churn
@@ -40,6 +43,7 @@ cases=(
   "churn.nc/1000 4000"
   "churn.subscribe/1000 4000"
   "churn.register/1000 4000"
+  "churn.handler/1000 4000"
   "churn.broadcaster/1000 4000"
   "churn.raii/1000 4000"
   "churn.post.subscribe/1000 400"
@@ -51,6 +55,7 @@ cases=(
   "raii.others/1000 4000"
   "keyed.post/1 4000"
   "keyed.post/10 4000"
+  "receiver.check/1 4000"
 )
 for n in 0 1 10 100 1000; do
   iterations=$((n >= 100 ? 400 : 4000))

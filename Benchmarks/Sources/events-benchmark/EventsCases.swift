@@ -192,6 +192,25 @@ func churnCases() -> [BenchmarkCase] {
         }
       }),
     BenchmarkCase(
+      "churn.handler", observers: others, perObserver: false,
+      title: "EventTyped Event.register(_:handler:) + unregister",
+      comparisons: againstFoundation,
+      body: .loop {
+        let event = Event<Int>()
+        let targets = makeTargets(others)
+        for target in targets {
+          event.register(target) { target, value in target.receive(value) }
+        }
+        let target = Target()
+        return Loop { iterations in
+          for _ in 0..<iterations {
+            event.register(target) { target, value in target.receive(value) }
+            event.unregister(target)
+          }
+          withExtendedLifetime(targets) {}
+        }
+      }),
+    BenchmarkCase(
       "churn.broadcaster", observers: others, perObserver: false,
       title: "EventBroadcast Broadcaster.register + unregister",
       comparisons: againstFoundation,
