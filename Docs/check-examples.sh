@@ -33,6 +33,8 @@
 # example and not shown. Without an `<example>` line they come before the example (a preamble:
 # the types it uses); with one, the example's lines take its place, indented as it is (a piece
 # of a class, compiled inside it).
+# DocC reads a line that starts with `@` as a directive even inside a comment, so such a line
+# is written with a backslash, `\@MainActor`, which the check drops.
 #
 #   <!-- compile-error -->
 #
@@ -141,7 +143,8 @@ def examples(path):
                     if comment[-1].strip() != "-->":
                         errors.append(f"{where}: error: a context comment ends with `-->` "
                                       "alone on its line")
-                    example.context = (start + 2, comment[1:-1])
+                    example.context = (start + 2, [re.sub(r"^(\s*)\\@", r"\1@", l)
+                                                   for l in comment[1:-1]])
             yield example
             index = end
         index += 1
