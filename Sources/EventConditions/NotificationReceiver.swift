@@ -254,9 +254,9 @@ public final class NotificationReceiver: Sendable {
   ///
   /// - Parameters:
   ///   - handler: The code to run on each completion.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///   - fileID: Where the registration was written, which warnings and drop reports name;
   ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop. The receiver does not keep it alive.
   public func onVerified(
@@ -279,9 +279,9 @@ public final class NotificationReceiver: Sendable {
   ///
   /// - Parameters:
   ///   - handler: The code to run, given the ignored name.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///   - fileID: Where the registration was written, which warnings and drop reports name;
   ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop.
   public func onIgnored(

@@ -43,9 +43,9 @@ extension NotificationCenter {
   ///     as the nonisolated form.
   ///   - backlog: The most calls this observation may have waiting for the main actor, and
   ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///   - fileID: Where the registration was written, which warnings and drop reports name;
   ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor
   public func observe<Target: AnyObject & Sendable>(
@@ -79,9 +79,9 @@ extension NotificationCenter {
   ///   - delivery: Ignored: the method runs on the main actor.
   ///   - backlog: The most calls this observation may have waiting for the main actor, and
   ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///   - fileID: Where the registration was written, which warnings and drop reports name;
   ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor
   public func observe<Target: AnyObject & Sendable>(

@@ -27,9 +27,9 @@ extension NotificationCenter {
   ///     sender.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with the first matching notification.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
+  ///   - fileID: Where the registration was written, which warnings and drop reports name;
   ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   @discardableResult
   public func observeOnce(
