@@ -10,7 +10,7 @@ extension NotificationCenter {
   /// }
   /// ```
   ///
-  /// The same rules as EventTyped's `Event.subscribeOnce(_:)`: the handler runs exactly once,
+  /// The same rules as EventTyped's `Event.subscribeOnce`: the handler runs exactly once,
   /// even when many threads post at once; a post made inside the handler does not run it
   /// again; the observation ends (its token reads `isCancelled`) just before the handler runs.
   /// A notification from another sender than `object` does not count. Releasing the token does
