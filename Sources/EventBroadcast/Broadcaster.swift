@@ -143,8 +143,7 @@ public final class Broadcaster: Sendable {
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code (`nil`
   ///     from nonisolated code: the notifying thread).
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
@@ -190,8 +189,7 @@ public final class Broadcaster: Sendable {
   ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.

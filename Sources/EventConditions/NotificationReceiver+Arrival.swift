@@ -24,8 +24,7 @@ extension NotificationReceiver {
   ///
   /// - Parameters:
   ///   - handler: The code to run, given the name that arrived.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to stop.
   public func onArrival(

@@ -247,8 +247,7 @@ public final class NotificationReceiver: Sendable {
   ///
   /// - Parameters:
   ///   - handler: The code to run on each completion.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop. The receiver does not keep it alive.
@@ -271,8 +270,7 @@ public final class NotificationReceiver: Sendable {
   ///
   /// - Parameters:
   ///   - handler: The code to run, given the ignored name.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop.

@@ -43,8 +43,7 @@ extension NotificationCenter {
   ///     as the nonisolated form.
   ///   - backlog: The most calls this observation may have waiting for the main actor, and
   ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor
@@ -79,8 +78,7 @@ extension NotificationCenter {
   ///   - delivery: Ignored: the method runs on the main actor.
   ///   - backlog: The most calls this observation may have waiting for the main actor, and
   ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor

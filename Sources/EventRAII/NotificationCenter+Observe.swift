@@ -43,8 +43,7 @@ extension NotificationCenter {
   ///   - backlog: The most calls this observation may have waiting when its handler runs later,
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to call with each matching notification.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   /// - Complexity: Amortised O(1) to register; a post costs O(*n*) in the observers of its
@@ -121,8 +120,7 @@ extension NotificationCenter {
   ///   - backlog: The most calls this observation may have waiting when its handler runs later,
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to call with the owner and each matching notification.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
   ///   it does not end the observation.
@@ -183,8 +181,7 @@ extension NotificationCenter {
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject & Sendable>(
@@ -235,8 +232,7 @@ extension NotificationCenter {
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject & Sendable>(

@@ -27,8 +27,7 @@ extension NotificationCenter {
   ///     sender.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with the first matching notification.
-  ///   - fileID: Where the registration was written, which warnings and drop reports name;
-  ///     leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   @discardableResult

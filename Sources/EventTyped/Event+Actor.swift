@@ -28,8 +28,7 @@ extension Event {
   ///   - actor: The actor to run `handler` on, held weakly.
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run on the actor for each post, with the actor and the payload.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the actor, so you may ignore the token; releasing it does not cancel.

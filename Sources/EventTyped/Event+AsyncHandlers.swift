@@ -30,8 +30,7 @@ extension Event {
   /// - Parameters:
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1) per post.

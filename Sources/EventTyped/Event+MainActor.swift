@@ -31,8 +31,7 @@ extension Event {
   ///   - observer: The object to call, held weakly.
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Screen.show`.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   /// - Complexity: Amortised O(1).
@@ -60,8 +59,7 @@ extension Event {
   ///     declares `function` (checked once, at registration).
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Self.show`.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @MainActor @_disfavoredOverload

@@ -94,15 +94,9 @@ public final class Event<Payload: Sendable>: Sendable {
   /// static let didLogin = Event<User>(replay: .latest)  // late screens read the current user
   /// ```
   ///
-  /// With a replay, every new registration (every `subscribe` and `register` form, each
-  /// iteration of ``values``) first receives what the event retains, oldest first, through its own
-  /// delivery, then every later post: each payload exactly once, with no gap and no duplicate, even
-  /// while other threads post during the registration: each post falls wholly before the
-  /// registration (replayed) or after it (live). With `.synchronous` delivery the replay has run
-  /// when the registration call returns. A live post that reaches the registration while its
-  /// replay runs on another thread is held behind the replay, and the registering thread
-  /// delivers it right after: such a post returns before that handler runs, the one exception to
-  /// "before `post` returns" (waiting for another thread's handler could hang).
+  /// With a replay, every new registration first receives what the event retains, then every
+  /// later post, each payload exactly once; ``Replay`` says how, and the one exception this
+  /// makes to "before `post` returns".
   ///
   /// - Parameters:
   ///   - delivery: Where handlers written in nonisolated code run: `.synchronous` (the default)
@@ -182,8 +176,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` lets the delivery decide. An explicit value is trusted: it names where
   ///     the method may run.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
@@ -223,8 +216,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///   - function: The unbound method, such as `Self.show`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` lets the delivery decide.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @_disfavoredOverload
@@ -267,8 +259,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post, with the observer and the payload.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
@@ -310,8 +301,7 @@ public final class Event<Payload: Sendable>: Sendable {
   ///   - type: The type the function belongs to; it identifies the registration.
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The function to call with the payload's elements; `@Sendable`.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. You may ignore it: releasing
   ///   it does not cancel.
@@ -346,8 +336,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
@@ -377,8 +366,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for the next post.
-  ///   - fileID: Where the registration was written, which `String(reflecting:)` and warnings
-  ///     show; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   /// - Complexity: Amortised O(1).
