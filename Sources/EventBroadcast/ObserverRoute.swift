@@ -140,7 +140,7 @@ import Synchronization
   }
 }
 
-/// What one notification has decided for every registration it reaches, in registration order:
+/// What one notification has decided for every registration it reaches, in call order:
 /// whether its main-actor calls run inline (guarantee 13: from the first main-actor observer
 /// that still has a call queued, every later one of the notification is queued behind it).
 @usableFromInline struct NotifyContext {
