@@ -14,12 +14,10 @@ extension Broadcaster {
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
-  ///   - priority: The registration's place in the call order: higher is called first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
@@ -48,12 +46,10 @@ extension Broadcaster {
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
   ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
-  ///   - priority: The registration's place in the call order: higher is called first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult

@@ -39,7 +39,10 @@ import EventCore
 /// (``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``); one registered
 /// from code isolated to an actor (a `@MainActor` screen registering itself) is called on that
 /// actor, even from a background `notify`. A `notify` body isolated to an actor runs there for
-/// every observer. `notify` never waits for a queued call.
+/// every observer. `notify` never waits for a queued call. A registration made from nonisolated
+/// code shares the observer with every thread that notifies: make it `Sendable`, or register it
+/// from its actor. "What runs where" in the Events documentation lists every form of every
+/// module.
 ///
 /// ### Threading
 /// Every method is thread-safe and may be called from any thread, including from inside a
@@ -105,10 +108,7 @@ public final class Broadcaster: Sendable {
   /// `protocolType`, on the notifying thread, or on the actor of the code that registers it.
   ///
   /// The same as ``register(_:observer:delivery:priority:isolation:fileID:line:)-swift.method``
-  /// with `.synchronous` delivery: a registration made from nonisolated code is called on the
-  /// thread that notifies, before `notify` returns; one made from code isolated to an actor (a
-  /// `@MainActor` screen registering itself) is called on that actor, inline when `notify` runs
-  /// there with nothing queued for it, otherwise queued there, in notify order.
+  /// with `.synchronous` delivery, which says where the calls run.
   ///
   /// The observer is held weakly: the registration lasts until the observer is deallocated, you
   /// call ``unregister(_:observer:)-swift.method`` or ``unregisterAll(_:)-swift.method``, or you
@@ -122,8 +122,9 @@ public final class Broadcaster: Sendable {
   /// ```
   ///
   /// Registering an observer that is already registered for `protocolType` ends its previous
-  /// registration (as `cancel()` would) and moves it to the end of the call order; it is still
-  /// called once per notification. One observer may be registered for several protocols.
+  /// registration (as `cancel()` would) and moves it behind the other registrations of its
+  /// priority; it is still called once per notification. One observer may be registered for
+  /// several protocols.
   ///
   /// Only class instances can be observers, because only they can be held weakly. Swift cannot
   /// express "a class conforming to `P`" for an arbitrary protocol `P`, so a value-type observer
@@ -133,20 +134,17 @@ public final class Broadcaster: Sendable {
   /// conversion makes a new box. An existential that boxes its value (`any Error`) registers the
   /// object inside the box.
   ///
-  /// Thread-safe; an observer registered while a notification is in progress is called from the
-  /// next notification on. A registration made from nonisolated code shares the observer with
-  /// every thread that notifies: make it `Sendable`, or register it from its actor.
+  /// An observer registered while a notification is in progress is called from the next
+  /// notification on.
   ///
   /// - Parameters:
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
-  ///   - priority: The registration's place in the call order: higher is called first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code (`nil`
   ///     from nonisolated code: the notifying thread).
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
@@ -189,12 +187,10 @@ public final class Broadcaster: Sendable {
   ///   - protocolType: The protocol, usually written `MyProtocol.self`, that names the channel.
   ///   - observer: A class instance conforming to `protocolType`. Held weakly.
   ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
-  ///   - priority: The registration's place in the call order: higher is called first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - isolation: The actor the calls run on; by default that of the calling code.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
   @discardableResult
@@ -258,8 +254,8 @@ public final class Broadcaster: Sendable {
     existingChannel(for: ObjectIdentifier(P.self))?.removeAll()
   }
 
-  /// Calls `body` once with each live observer of `protocolType`, in registration order, where
-  /// each registration says.
+  /// Calls `body` once with each live observer of `protocolType`, by priority, then in
+  /// registration order, where each registration says.
   ///
   /// ```swift
   /// broadcaster.notify(Update.self) { $0.updateTitle(title: "new title") }

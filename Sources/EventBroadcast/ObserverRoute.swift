@@ -62,8 +62,8 @@ import Synchronization
   /// what ``EventDiagnostics/backlogWarning`` is compared with.
   let queuedOnQueue = Atomic<Int>(0)
   // Each made by the first call that waits in it: a synchronous registration never needs
-  // them, and making them at registration cost allocations and a generic metadata lookup each
-  // time (callgrind, `churn.broadcaster/1000`).
+  // them, and making them at registration costs allocations and a generic metadata lookup each
+  // time.
   private let mailbox = LazyReference()
   private let asyncMailbox = LazyReference()
   /// The executor that makes an async body start on a `.queue(q)` registration's queue.
@@ -140,7 +140,7 @@ import Synchronization
   }
 }
 
-/// What one notification has decided for every registration it reaches, in registration order:
+/// What one notification has decided for every registration it reaches, in call order:
 /// whether its main-actor calls run inline (guarantee 13: from the first main-actor observer
 /// that still has a call queued, every later one of the notification is queued behind it).
 @usableFromInline struct NotifyContext {

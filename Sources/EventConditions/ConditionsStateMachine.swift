@@ -59,7 +59,7 @@ struct ConditionsStateMachine: Sendable {
   private(set) var conditioners: [String: Conditioner] = [:]
   /// The name of the last arrival and its index in `conditioners`, so that arrivals of one name
   /// in a row (a name checked over and over) hash it once: hashing a `String` and finding its
-  /// bucket costs about 200 instructions (callgrind), comparing two equal small strings a few.
+  /// bucket costs far more than comparing two equal small strings.
   /// The index stays valid while no key is added or removed: every write to `conditioners` by
   /// key clears it (see `forgetLastArrival`); updates of values in place keep it.
   private var lastArrival: (name: String, index: [String: Conditioner].Index)?

@@ -24,9 +24,8 @@ extension NotificationReceiver {
   ///
   /// - Parameters:
   ///   - handler: The code to run, given the name that arrived.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to stop.
   public func onArrival(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (String) -> Void,

@@ -38,6 +38,7 @@ public import EventCore
 /// ``check(_:)`` of any name does.
 ///
 /// ### Threading
+/// This section holds for every member and every handler; each says only where it differs.
 /// Every member is thread-safe: arrivals from many threads at once are counted exactly, each
 /// under the receiver's lock. Handlers run after the lock is released, so a handler may call
 /// back into the receiver. A handler written in nonisolated code runs on the thread whose call
@@ -77,7 +78,6 @@ public final class NotificationReceiver: Sendable {
   /// receiver until ``reset()`` (`false`).
   ///
   /// Turning `repeats` on while latched re-arms the set, as a completing arrival would have.
-  /// Thread-safe.
   public var repeats: Bool {
     get { state.withLock { $0.machine.repeats } }
     set { state.withLock { $0.machine.setRepeats(newValue) } }
@@ -87,7 +87,7 @@ public final class NotificationReceiver: Sendable {
   ///
   /// While `false`, arrivals and ignores are dropped and nothing fires: ``check(_:)`` consumes
   /// nothing and returns `false`, and ``ignore(_:)`` does nothing. Counts already made are
-  /// kept, and a shared conditioner keeps reading its registry's count. Thread-safe.
+  /// kept, and a shared conditioner keeps reading its registry's count.
   public var isEnabled: Bool {
     get { state.withLock { $0.machine.isEnabled } }
     set { state.withLock { $0.machine.isEnabled = newValue } }
@@ -103,7 +103,7 @@ public final class NotificationReceiver: Sendable {
   ///   - conditioner: The name and the number of arrivals per round to wait for.
   ///   - ignorable: Whether ``ignore(_:)`` may mark it met for a round; `true` by default.
   ///     An ignore of a conditioner that is not ignorable does nothing.
-  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners.
   public func add(_ conditioner: NotificationConditioner, ignorable: Bool = true) {
     let added = state.withLock {
       $0.machine.add(conditioner.name, minCount: conditioner.minCount, ignorable: ignorable)
@@ -121,7 +121,7 @@ public final class NotificationReceiver: Sendable {
   /// Removing does not evaluate the set, and does not end a latched verification.
   ///
   /// - Parameter name: The conditioner's name.
-  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners.
   public func remove(_ name: String) {
     state.withLock { $0.machine.remove(name) }
   }
@@ -130,7 +130,7 @@ public final class NotificationReceiver: Sendable {
   ///
   /// - Parameter name: The name to look up, matched by value.
   /// - Returns: `true` if a local or shared conditioner of that name is in the set.
-  /// - Complexity: O(1). Thread-safe.
+  /// - Complexity: O(1).
   public func contains(_ name: String) -> Bool {
     state.withLock { $0.machine.contains(name) }
   }
@@ -158,9 +158,7 @@ public final class NotificationReceiver: Sendable {
   ///   for the completing arrival; latched, `true` for it and for every arrival after it, of
   ///   any name, in the set or not, until ``reset()``. Always `false` while ``isEnabled`` is
   ///   `false`.
-  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers
-  ///   written in nonisolated code run on the calling thread before it returns, handlers
-  ///   isolated to an actor on that actor (see "Threading" in ``NotificationReceiver``).
+  /// - Complexity: O(*n*), where *n* is the number of conditioners.
   @discardableResult
   public func check(_ name: String) -> Bool {
     let (arrival, due) = state.withLock { state in
@@ -192,7 +190,7 @@ public final class NotificationReceiver: Sendable {
   /// latched, or when every conditioner is met in the current round; with ``repeats``, the
   /// completing arrival re-arms the set, so it reads `false` right after a completion unless
   /// the set is made only of met shared conditioners. It reports the state whatever
-  /// ``isEnabled`` is. Thread-safe.
+  /// ``isEnabled`` is.
   public var isVerified: Bool {
     state.withLock { $0.machine.isVerified }
   }
@@ -203,7 +201,7 @@ public final class NotificationReceiver: Sendable {
   /// - Returns: `minCount` minus the arrivals counted this round (for a shared conditioner,
   ///   minus its registry's count), never below 0; 0 for a conditioner ignored this round, and
   ///   0 for a name not in the set, which needs nothing.
-  /// - Complexity: O(1). Thread-safe.
+  /// - Complexity: O(1).
   public func remaining(_ name: String) -> Int {
     state.withLock { $0.machine.remaining(name) }
   }
@@ -220,9 +218,7 @@ public final class NotificationReceiver: Sendable {
   /// (`remaining(name) == 0`), not the next round that a completion re-arms.
   ///
   /// - Parameter name: The conditioner's name, matched by value.
-  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe; handlers
-  ///   written in nonisolated code run on the calling thread, `onIgnored` ones before
-  ///   `onVerified` ones; handlers isolated to an actor run on that actor.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners.
   public func ignore(_ name: String) {
     guard state.withLock({ $0.machine.markIgnored(name) }) else { return }
     ignoredHandlers.post(name)
@@ -239,24 +235,20 @@ public final class NotificationReceiver: Sendable {
   /// Shared conditioners keep their registry's count (only ``SharedConditioners/reset(_:)``
   /// re-arms them), so a set of met shared conditioners stays verified. Fires nothing.
   ///
-  /// - Complexity: O(*n*), where *n* is the number of conditioners. Thread-safe.
+  /// - Complexity: O(*n*), where *n* is the number of conditioners.
   public func reset() {
     state.withLock { $0.machine.reset() }
   }
 
   /// Calls `handler` each time the set completes.
   ///
-  /// Handlers run in the order they were added, after the receiver's lock is released. One
-  /// written in nonisolated code runs on the thread whose arrival or ignore completed the set,
-  /// before that call returns. One written in code isolated to an actor (a `@MainActor`
-  /// screen's) runs on that actor: inline when the completing call is made there, otherwise
-  /// scheduled onto it, so ``check(_:)`` may already have returned `true` when it runs.
+  /// Handlers run in the order they were added, on the thread whose arrival or ignore
+  /// completed the set, or on the actor they were written on (see ``NotificationReceiver``).
   ///
   /// - Parameters:
   ///   - handler: The code to run on each completion.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop. The receiver does not keep it alive.
   public func onVerified(
@@ -273,15 +265,13 @@ public final class NotificationReceiver: Sendable {
 
   /// Calls `handler` with the name of each conditioner that ``ignore(_:)`` marks met.
   ///
-  /// Handlers run in the order they were added, after the receiver's lock is released and
-  /// before any ``onVerified(_:fileID:line:)`` handler that the ignore triggers: on the ignoring
-  /// thread when written in nonisolated code, on their actor when isolated to one.
+  /// Handlers run in the order they were added, on the ignoring thread or on the actor they were
+  /// written on, before any ``onVerified(_:fileID:line:)`` handler that the ignore triggers.
   ///
   /// - Parameters:
   ///   - handler: The code to run, given the ignored name.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription that keeps the handler registered: cancel or release it to
   ///   stop.
   public func onIgnored(

@@ -42,7 +42,7 @@ public struct Delivery: Sendable {
   ///
   /// A class, so that `Kind` stays loadable: a weak reference stored inline would make every
   /// `Delivery` address-only, and each post's check of `kind` would copy it through the
-  /// runtime (about 100 instructions per entry, callgrind, `event.subscribe`).
+  /// runtime, per entry.
   @usableFromInline package final class WeakActor: Sendable {
     @usableFromInline struct Reference: Sendable {
       @usableFromInline weak var object: (any Actor)?

@@ -6,11 +6,11 @@ public import Synchronization
 ///
 /// Why not `AtomicLazyReference`: its `deinit` is generic code in the Synchronization library,
 /// which looks up the metadata of `Optional`, `Atomic` and `Unmanaged` for its element type on
-/// every destruction, unspecialized. A registration holds four of them, so ending one cost about
-/// 3,000 instructions of metadata lookups (callgrind, `churn.subscribe/1000`) before any of them
-/// had ever been set. This one stores the object's bit pattern in an `Atomic<UInt>` and releases
-/// it as an `AnyObject`: its `deinit` is concrete (the type is not generic: a generic one's `deinit`
-/// would take, hence look up, its element's metadata) and costs one load when nothing was stored.
+/// every destruction, unspecialized. A registration holds four of them, so ending one would pay
+/// for those lookups four times, even when none of them was ever set. This one stores the
+/// object's bit pattern in an `Atomic<UInt>` and releases it as an `AnyObject`: its `deinit` is
+/// concrete (the type is not generic: a generic one's `deinit` would take, hence look up, its
+/// element's metadata) and costs one load when nothing was stored.
 @usableFromInline package struct LazyReference: ~Copyable, @unchecked Sendable {
   // `@unchecked Sendable`: the state is one atomic word, written once (compare-exchange from 0)
   // and released only by `deinit`.

@@ -22,14 +22,13 @@ public import Synchronization
   /// A weak load: read it outside any lock.
   @inlinable package var observer: AnyObject? { _observer }
   // Behind an inlinable getter for the reason `_order` is (below): read directly from another
-  // module, the weak load came with a run-time exclusivity check (`swift_beginAccess`, 76
-  // instructions per observer per post).
+  // module, the weak load came with a run-time exclusivity check (`swift_beginAccess`) per
+  // observer per post.
   @exclusivity(unchecked) @usableFromInline weak var _observer: AnyObject?
   // The handler, as two non-optional `let` closures and a flag rather than an enum or an
   // optional: a post then calls it borrowed from the entry. Switching over an enum, or
   // unwrapping an optional, copied the closure first: a retain and a release of its context
-  // per call, more than half of a post's cost per observer (callgrind, `event.subscribe/1000`:
-  // 88 instructions per observer with the enum, 34 without).
+  // per call, more than half of a post's cost per observer.
   /// The handler of a closure registration; a no-op for one with an observer.
   @usableFromInline let plain: (Payload) -> Void
   /// The handler of a registration with an observer; a no-op for a closure registration.
@@ -76,8 +75,7 @@ public import Synchronization
   }
 
   // Stored behind inlinable accessors: a client module reading the stored properties directly
-  // does not see `@exclusivity(unchecked)` and checks every access at run time (about 80
-  // instructions each, callgrind).
+  // does not see `@exclusivity(unchecked)` and checks every access at run time.
   @exclusivity(unchecked) @usableFromInline var _order = 0
   @exclusivity(unchecked) @usableFromInline var _priority = 0
   @exclusivity(unchecked) @usableFromInline var _attachment: AnyObject?

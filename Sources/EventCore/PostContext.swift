@@ -1,5 +1,5 @@
 /// What one post has decided for every entry it reaches, carried from entry to entry in
-/// registration order: a post is one order (guarantee 13).
+/// call order (priority, then registration): a post is one order (guarantee 13).
 ///
 /// Made by whatever starts a post (``ObserverList/post(_:)``, or a caller that merges several
 /// lists into one post) and passed to each ``ObserverEntry/deliver(_:_:)`` in turn.

@@ -22,10 +22,8 @@
 /// ```
 ///
 /// ### Threading
-/// Every member is thread-safe, and none of them ever waits for a handler. After ``cancel()``
-/// returns, no invocation of the handler starts for a post that begins afterwards, for a
-/// delivery already queued, or later in a post in progress on the cancelling thread; an
-/// invocation that had already started on another thread may still be running.
+/// Every member is thread-safe, and none of them ever waits for a handler; ``cancel()`` says
+/// what is guaranteed once it returns.
 public final class Subscription: Hashable, Sendable {
   /// A token made from a closure: its own liveness and its cancellation action (`nil` once it
   /// has run, so it runs exactly once). Both `nil` for a list registration.
@@ -86,8 +84,8 @@ public final class Subscription: Hashable, Sendable {
 
   /// Ends the registration.
   ///
-  /// Idempotent and thread-safe: the first call runs the cancellation action, later calls do
-  /// nothing. A handler may cancel its own subscription or another one while a post is running.
+  /// Idempotent: the first call runs the cancellation action, later calls do nothing. A handler
+  /// may cancel its own subscription or another one while a post is running.
   ///
   /// When it returns, no invocation of the handler starts for a post that begins afterwards,
   /// for a delivery already queued, or later in a post in progress on this thread. It never

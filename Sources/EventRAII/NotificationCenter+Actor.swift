@@ -34,9 +34,8 @@ extension NotificationCenter {
   ///   - backlog: The most calls this observation may have waiting on the actor, and which go
   ///     when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to run on the actor with it and each matching notification.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
   ///   it does not end the observation.
   @discardableResult

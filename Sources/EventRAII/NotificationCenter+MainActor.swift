@@ -43,9 +43,8 @@ extension NotificationCenter {
   ///     as the nonisolated form.
   ///   - backlog: The most calls this observation may have waiting for the main actor, and
   ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor
   public func observe<Target: AnyObject & Sendable>(
@@ -79,9 +78,8 @@ extension NotificationCenter {
   ///   - delivery: Ignored: the method runs on the main actor.
   ///   - backlog: The most calls this observation may have waiting for the main actor, and
   ///     which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   @MainActor
   public func observe<Target: AnyObject & Sendable>(

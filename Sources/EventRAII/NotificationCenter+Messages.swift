@@ -24,7 +24,8 @@ extension NotificationCenter {
   /// ```
   ///
   /// As with Foundation's own `ObservationToken`, the observation keeps the center alive until
-  /// the subscription is cancelled or released.
+  /// the subscription is cancelled or released; the same holds for the forms that name the
+  /// message by its identifier.
   ///
   /// ### Threading
   /// Thread-safe. The center runs the handler asynchronously, on the handler's own isolation (a
@@ -57,10 +58,8 @@ extension NotificationCenter {
   /// ```
   ///
   /// ### Threading
-  /// Thread-safe. The center runs the handler asynchronously, on the handler's own isolation (a
-  /// closure isolated to a global actor runs on that actor). A call that has not started when
-  /// ``/EventCore/Subscription/cancel()`` returns never starts; `cancel()` does not wait for one
-  /// that has.
+  /// As for the message type, ``observe(of:for:_:)-5y07w``: the center runs the handler
+  /// asynchronously, on its own isolation.
   ///
   /// - Parameters:
   ///   - subject: The subject to observe.
@@ -82,10 +81,8 @@ extension NotificationCenter {
   /// the returned subscription is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. The center runs the handler asynchronously, on the handler's own isolation (a
-  /// closure isolated to a global actor runs on that actor). A call that has not started when
-  /// ``/EventCore/Subscription/cancel()`` returns never starts; `cancel()` does not wait for one
-  /// that has.
+  /// As for the message type, ``observe(of:for:_:)-5y07w``: the center runs the handler
+  /// asynchronously, on its own isolation.
   ///
   /// - Parameters:
   ///   - subject: The subject type to observe.
@@ -146,8 +143,7 @@ extension NotificationCenter {
   /// subscription is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe to call. The center runs the handler on the main actor, synchronously within
-  /// `post`. After ``/EventCore/Subscription/cancel()`` returns, it is not called again.
+  /// As for the message type, ``observe(of:for:_:)-22sdm``: on the main actor, within `post`.
   ///
   /// - Parameters:
   ///   - subject: The subject to observe.
@@ -169,8 +165,7 @@ extension NotificationCenter {
   /// returned subscription is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe to call. The center runs the handler on the main actor, synchronously within
-  /// `post`. After ``/EventCore/Subscription/cancel()`` returns, it is not called again.
+  /// As for the message type, ``observe(of:for:_:)-22sdm``: on the main actor, within `post`.
   ///
   /// - Parameters:
   ///   - subject: The subject type to observe.

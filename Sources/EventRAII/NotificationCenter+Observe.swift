@@ -24,14 +24,16 @@ extension NotificationCenter {
   /// those two groups is the center's and is unspecified.
   ///
   /// ### Threading
+  /// What follows holds for every `observe` form of a notification name (owner, target-action,
+  /// ``observeOnce(_:object:delivery:_:fileID:line:)``); each says only where it differs.
   /// Thread-safe. A handler written in nonisolated code runs as `delivery` says: on the posting
   /// thread before `post` returns (`.synchronous`), asynchronously on a queue in post order
   /// (`.queue(_:)`, and `post` does not wait for it, where Foundation's `post` waits for the
   /// observers it queued), or on the main actor (`.mainActor`). A handler written in code
   /// isolated to an actor (a closure in a `@MainActor` class) runs on that actor whatever
-  /// `delivery` says, as the owner and target-action forms do. After
-  /// ``/EventCore/Subscription/cancel()`` returns, the handler is not started again, even for a
-  /// delivery already queued.
+  /// `delivery` says. After ``/EventCore/Subscription/cancel()`` returns, the handler is not
+  /// started again, even for a delivery already queued. "What runs where" in the Events
+  /// documentation lists every form of every module.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -41,9 +43,8 @@ extension NotificationCenter {
   ///   - backlog: The most calls this observation may have waiting when its handler runs later,
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to call with each matching notification.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   /// - Complexity: Amortised O(1) to register; a post costs O(*n*) in the observers of its
   ///   name that it reaches: those without a sender filter and those of its sender. Observers of
@@ -105,13 +106,9 @@ extension NotificationCenter {
   /// independent, and each delivers once per post.
   ///
   /// ### Threading
-  /// Thread-safe. A handler written in code isolated to an actor (a `@MainActor` screen's) runs
-  /// on that actor whichever thread posts, and `delivery` does not apply; one written in
-  /// nonisolated code runs as `delivery` says, on the posting threads, so the owner must be
-  /// `Sendable` (a `@MainActor` class is) and the handler `@Sendable`, or the call does not
-  /// compile. An actor observes as its own owner with ``observe(_:object:owner:backlog:_:fileID:line:)``.
-  /// The owner is kept alive for the call only. After ``/EventCore/Subscription/cancel()`` returns,
-  /// the handler is not started again.
+  /// As ``observe(_:object:delivery:backlog:_:fileID:line:)`` says. The owner is kept alive for
+  /// the call only; from nonisolated code it must be `Sendable` (a `@MainActor` class is). An
+  /// actor observes as its own owner with ``observe(_:object:owner:backlog:_:fileID:line:)``.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -123,9 +120,8 @@ extension NotificationCenter {
   ///   - backlog: The most calls this observation may have waiting when its handler runs later,
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - handler: The closure to call with the owner and each matching notification.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the observation when cancelled. You may ignore it; releasing
   ///   it does not end the observation.
   @discardableResult
@@ -166,13 +162,13 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. Registered from code isolated to an actor (`isolation`), the method runs on
-  /// that actor whichever thread posts; registered from nonisolated code, it runs as `delivery`
-  /// says, on the posting threads, so the target must be `Sendable`. A `@MainActor` method
-  /// selects the `@MainActor` twin of this form, which runs it on the main actor and does not
-  /// compile off it. Swift drops the isolation of another global actor's unbound method without
-  /// a diagnostic: register such a method from its actor's code. The target is kept alive for
-  /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
+  /// As ``observe(_:object:delivery:backlog:_:fileID:line:)`` says, except that Swift drops a
+  /// method's isolation when it converts the unbound method: the method runs on `isolation`, by
+  /// default the actor of the code that registers, and as `delivery` says when that is `nil`. A
+  /// `@MainActor` method selects the `@MainActor` twin of this form,
+  /// ``observe(_:object:target:action:delivery:backlog:fileID:line:)-meux``, which does not
+  /// compile off the main actor. Another global actor's method loses its isolation without a
+  /// diagnostic: register it from its actor's code. The target is kept alive for the call only.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -185,9 +181,8 @@ extension NotificationCenter {
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,
@@ -222,13 +217,9 @@ extension NotificationCenter {
   /// observation lasts until the returned token is cancelled or released.
   ///
   /// ### Threading
-  /// Thread-safe. Registered from code isolated to an actor (`isolation`), the method runs on
-  /// that actor whichever thread posts; registered from nonisolated code, it runs as `delivery`
-  /// says, on the posting threads, so the target must be `Sendable`. A `@MainActor` method
-  /// selects the `@MainActor` twin of this form, which runs it on the main actor and does not
-  /// compile off it. Swift drops the isolation of another global actor's unbound method without
-  /// a diagnostic: register such a method from its actor's code. The target is kept alive for
-  /// the call only. After ``/EventCore/Subscription/cancel()`` returns, it is not started again.
+  /// As the form whose method takes the notification,
+  /// ``observe(_:object:target:action:delivery:backlog:isolation:fileID:line:)-5q37g``, says; its
+  /// `@MainActor` twin is ``observe(_:object:target:action:delivery:backlog:fileID:line:)-9owcb``.
   ///
   /// - Parameters:
   ///   - name: The name to observe, or `nil` for every notification posted to this center.
@@ -241,9 +232,8 @@ extension NotificationCenter {
   ///     and which go when there are more (reported to ``onDrop(_:)``); unbounded by default.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
   ///     another; `nil` from nonisolated code, where `delivery` decides.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: The token that keeps the observation alive; cancel or release it to end it.
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name?, object: AnyObject? = nil, target: Target,

@@ -10,7 +10,7 @@ extension NotificationCenter {
   /// }
   /// ```
   ///
-  /// The same rules as EventTyped's `Event.subscribeOnce(_:)`: the handler runs exactly once,
+  /// The same rules as EventTyped's `Event.subscribeOnce`: the handler runs exactly once,
   /// even when many threads post at once; a post made inside the handler does not run it
   /// again; the observation ends (its token reads `isCancelled`) just before the handler runs.
   /// A notification from another sender than `object` does not count. Releasing the token does
@@ -27,9 +27,8 @@ extension NotificationCenter {
   ///     sender.
   ///   - delivery: Where and when the handler runs. Defaults to `.synchronous`.
   ///   - handler: The closure to call with the first matching notification.
-  ///   - fileID: The file the registration was written in, recorded with it at no cost;
-  ///     leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   @discardableResult
   public func observeOnce(

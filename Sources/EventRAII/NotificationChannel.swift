@@ -8,7 +8,7 @@ struct ChannelKey: Hashable, Sendable {
   let center: ObjectIdentifier
   let name: Notification.Name?
   /// The name's hash, computed once: a registry lookup hashes this number instead of the name's
-  /// string (about 400 instructions a time; callgrind, `churn.raii/1000`).
+  /// string.
   private let nameHash: Int
 
   init(center: ObjectIdentifier, name: Notification.Name?) {

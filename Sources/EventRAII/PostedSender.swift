@@ -8,7 +8,7 @@ enum PostedSender {
   /// box every time).
   ///
   /// Not `notification.object as AnyObject`: that bridging asks the runtime for conformances on
-  /// every call (about 3,700 instructions, measured with callgrind), and boxes values.
+  /// every call, and boxes values.
   static func object(of notification: Notification) -> AnyObject? {
     guard let object = notification.object else { return nil }
     // Passing the `Any` to a generic parameter opens it (SE-0352): `T` is the dynamic type.

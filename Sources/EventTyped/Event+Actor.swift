@@ -17,26 +17,19 @@ extension Event {
   /// }
   /// ```
   ///
-  /// The actor is held weakly: once it is deallocated the handler is never called again and the
-  /// registration is purged, as for an observer that died. An actor has one registration per
-  /// event: registering it again replaces the handler and moves it to the end of the order.
-  /// The event's delivery does not apply: calls are queued on the actor, in post order, and
-  /// `post` never waits for them.
+  /// The actor is held weakly, as any observer, with one registration per event. The event's
+  /// delivery does not apply: calls are queued on the actor, in post order, and `post` never
+  /// waits for them.
   ///
   /// An actor's unbound method (`register(self, function: Self.record)`) does not convert to a
   /// function that Swift can call without the actor, so it does not compile: write this form.
   ///
-  /// Thread-safe; a handler may call it during a post, and the new registration gets the next
-  /// post.
-  ///
   /// - Parameters:
   ///   - actor: The actor to run `handler` on, held weakly.
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run on the actor for each post, with the actor and the payload.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the actor, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).

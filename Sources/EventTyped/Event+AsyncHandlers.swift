@@ -28,12 +28,10 @@ extension Event {
   /// ``subscribe(priority:_:fileID:line:)-9ws6a`` instead.
   ///
   /// - Parameters:
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1) per post.
   public func subscribe(
@@ -64,8 +62,7 @@ extension Event {
   /// registration is printed to standard error instead, and later ones print nothing.
   ///
   /// - Parameters:
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post; it may throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
   ///   - line: The line of the registration; leave the default.

@@ -24,19 +24,15 @@ extension Event {
   /// 'register(_:priority:function:fileID:line:)' in a synchronous nonisolated context`); write
   /// it where the main actor runs, or with `await` from asynchronous code.
   ///
-  /// Otherwise the same as the nonisolated form: the observer is held weakly, has one
-  /// registration per event (registering it again replaces the handler and moves it to the end
-  /// of the order), and the method runs on the main actor whichever thread posts, inline when
-  /// the post is made there; the event's delivery does not apply.
+  /// Otherwise the same as the nonisolated form, isolated to the main actor (see ``Event``):
+  /// the event's delivery does not apply.
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly.
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Screen.show`.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   /// - Complexity: Amortised O(1).
   @MainActor @inlinable @inline(__always)
@@ -61,12 +57,10 @@ extension Event {
   /// - Parameters:
   ///   - observer: The object to call, held weakly; it must be an instance of the type that
   ///     declares `function` (checked once, at registration).
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The unbound `@MainActor` method, such as `Self.show`.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @MainActor @_disfavoredOverload
   @discardableResult

@@ -17,8 +17,8 @@ extension Event {
   /// nobody observes.
   ///
   /// - Parameters:
-  ///   - delivery: Where the handlers run: `.synchronous` (the default) on the posting thread,
-  ///     `.queue(q)` on `q`, `.mainActor` on the main actor.
+  ///   - delivery: Where handlers written in nonisolated code run: `.synchronous` (the default)
+  ///     on the posting thread, `.queue(q)` on `q`, `.mainActor` on the main actor.
   ///   - replay: What the event keeps: ``Replay/latest``, ``Replay/last(_:)`` or
   ///     ``Replay/untilObserved``. ``Replay/none``, which keeps nothing, stops the program with a
   ///     message saying so.

@@ -9,23 +9,16 @@ extension Event {
   ///   .store(in: &subscriptions)
   /// ```
   ///
-  /// The same as ``subscribe(priority:_:fileID:line:)-9ws6a`` otherwise: each call adds a registration, delivered
-  /// after those made before it, and the closure runs on the actor it was written on, if any,
-  /// or as the event's delivery says. Swift picks this form only for a closure that throws
-  /// (one with `try` outside a `do`/`catch`); a closure that does not picks
-  /// ``subscribe(priority:_:fileID:line:)-9ws6a``.
+  /// Otherwise the same as ``subscribe(priority:_:fileID:line:)-9ws6a``. Swift picks this form
+  /// only for a closure that throws (one with `try` outside a `do`/`catch`).
   ///
   /// When the closure throws, the error is posted to ``errors`` as a ``HandlerError`` that
   /// names where this call was written, on the thread (or actor) the closure ran on, before the
   /// post reaches the next handler. While nothing observes ``errors``, the first error of this
   /// registration is printed to standard error instead, and later ones print nothing.
   ///
-  /// Thread-safe; a handler may call it during a post, and the new registration gets the next
-  /// post.
-  ///
   /// - Parameters:
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post; it may throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
   ///   - line: The line of the registration; leave the default.
@@ -54,15 +47,13 @@ extension Event {
   /// Inbox.didReceive.register(self) { screen, message in try screen.show(message) }
   /// ```
   ///
-  /// The same as ``register(_:priority:handler:fileID:line:)-9g6t2`` otherwise: the observer is held weakly
-  /// and has one registration per event, and the closure runs on the actor it was written on,
-  /// if any. Swift picks this form only for a closure that throws. The errors reach ``errors``
-  /// as ``subscribe(priority:_:fileID:line:)-6uz27`` describes.
+  /// Otherwise the same as ``register(_:priority:handler:fileID:line:)-9g6t2``. Swift picks
+  /// this form only for a closure that throws. The errors reach ``errors`` as
+  /// ``subscribe(priority:_:fileID:line:)-6uz27`` describes.
   ///
   /// - Parameters:
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post, with the observer and the payload; it may
   ///     throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
@@ -105,13 +96,12 @@ extension Event {
   /// }
   /// ```
   ///
-  /// The same as ``register(_:priority:handler:fileID:line:)-1twd7`` otherwise. The errors reach ``errors`` on the
-  /// actor, as ``subscribe(priority:_:fileID:line:)-6uz27`` describes.
+  /// Otherwise the same as ``register(_:priority:handler:fileID:line:)-1twd7``. The errors
+  /// reach ``errors`` on the actor, as ``subscribe(priority:_:fileID:line:)-6uz27`` describes.
   ///
   /// - Parameters:
   ///   - actor: The actor to run `handler` on, held weakly.
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run on the actor for each post; it may throw.
   ///   - fileID: Where the registration was written, for ``HandlerError``; leave the default.
   ///   - line: The line of the registration; leave the default.

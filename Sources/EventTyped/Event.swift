@@ -29,8 +29,9 @@ import EventCore
 ///
 /// Observers are held weakly: an observer that is deallocated is never called again and its
 /// registration is purged without a call to ``unregister(_:)-(Observer)``. Each observer (and
-/// each type) has at most one registration; registering it again replaces the handler and moves
-/// it to the end of the delivery order.
+/// each type) has at most one registration; registering it again replaces the handler (which
+/// then receives nothing more, not even a call already queued) and moves it behind the other
+/// registrations of its priority.
 ///
 /// Releasing the event ends its registrations: their tokens read
 /// ``/EventCore/Subscription/isCancelled``, and their handlers, with what they captured, are
@@ -39,23 +40,27 @@ import EventCore
 /// usually as a `static let` or a property of the object that posts it.
 ///
 /// ### Threading
-/// Every member is thread-safe. Handlers run as the event's ``/EventCore/Delivery`` says:
-/// `.synchronous` (the default) on the posting thread before `post` returns (with one exception
-/// for replaying events, in ``Replay``), `.queue(q)`
-/// asynchronously on `q`, `.mainActor` on the main actor. No handler runs under a lock, so a
-/// handler may register, unregister or post, on this event too.
+/// This section holds for every registration form; each form's own documentation says only
+/// where it differs. Every member is thread-safe, and no handler runs under a lock, so a handler
+/// may register, unregister or post, on this event too; a registration made during a post gets
+/// the next post.
 ///
-/// A handler written in code isolated to an actor runs on that actor and the delivery does not
-/// apply: in a `@MainActor` class, closures and the class's own methods registered from it run
-/// on the main actor whichever thread posts, inline when the post is made there, otherwise in
-/// post order behind what is queued. Handlers written in nonisolated code run as the delivery
-/// says.
+/// Handlers written in nonisolated code run as the event's ``/EventCore/Delivery`` says:
+/// `.synchronous` (the default) on the posting thread before `post` returns (with one exception
+/// for replaying events, in ``Replay``), `.queue(q)` asynchronously on `q`, `.mainActor` on the
+/// main actor. A handler written in code isolated to an actor runs on that actor and the
+/// delivery does not apply: in a `@MainActor` class, closures and the class's own methods
+/// registered from it run on the main actor whichever thread posts, inline when the post is
+/// made there with nothing queued for them, otherwise scheduled there in post order.
 ///
 /// A registration made from nonisolated code runs on every thread that posts, so Swift 6 checks
 /// it: its observer must be `Sendable` (a `@MainActor` class is) and its closure `@Sendable`, and
 /// a `@MainActor` method does not compile there unless the caller runs on the main actor. An
-/// actor observes with ``register(_:priority:handler:fileID:line:)-1twd7``. What compiles
-/// where, and what Swift cannot check, is in the Events documentation's "What compiles where".
+/// actor observes with ``register(_:priority:handler:fileID:line:)-1twd7``.
+///
+/// The Events documentation has the rest: "What runs where" lists every form of every module
+/// with the thread or actor its handler runs on, and "What compiles where" what Swift 6 rejects
+/// and what it cannot check.
 public final class Event<Payload: Sendable>: Sendable {
   /// Where every handler of this event runs.
   public let delivery: Delivery
@@ -89,23 +94,13 @@ public final class Event<Payload: Sendable>: Sendable {
   /// static let didLogin = Event<User>(replay: .latest)  // late screens read the current user
   /// ```
   ///
-  /// With a replay, every new registration (``subscribe(priority:_:fileID:line:)-9ws6a``,
-  /// ``subscribeOnce(priority:_:fileID:line:)``, the async `subscribe`, every `register` form, each
-  /// iteration of ``values``) first receives what the event retains, oldest first, through its own
-  /// delivery, then every later post: each payload exactly once, with no gap and no duplicate, even
-  /// while other threads post during the registration. The event reads what it retains and
-  /// publishes the registration in one critical section, and a post records its payload and reads
-  /// the registrations in one critical section too, so each post falls wholly before the
-  /// registration (replayed) or after it (live). A live post that reaches the registration
-  /// while its replay runs is held behind the replay, and the registering thread delivers it
-  /// right after: with `.synchronous` delivery, such a post made on another thread returns
-  /// before that handler runs, the one exception to "before `post` returns" (waiting for
-  /// another thread's handler could hang). With `.synchronous` delivery the replay has run when
-  /// the registration call returns.
+  /// With a replay, every new registration first receives what the event retains, then every
+  /// later post, each payload exactly once; ``Replay`` says how, and the one exception this
+  /// makes to "before `post` returns".
   ///
   /// - Parameters:
-  ///   - delivery: Where the handlers run: `.synchronous` (the default) on the posting thread,
-  ///     `.queue(q)` on `q`, `.mainActor` on the main actor.
+  ///   - delivery: Where handlers written in nonisolated code run: `.synchronous` (the default)
+  ///     on the posting thread, `.queue(q)` on `q`, `.mainActor` on the main actor.
   ///   - replay: What the event keeps for registrations made later: ``Replay/none`` (the
   ///     default), ``Replay/latest``, ``Replay/last(_:)`` or ``Replay/untilObserved``.
   ///   - reentrancy: What a post made by a synchronous handler of this event, during a post on
@@ -157,44 +152,32 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Downloads.didFinish.register(self, function: DownloadsScreen.show)
   /// ```
   ///
-  /// The observer is held weakly, and the method is called on it only while it lives. An
-  /// observer has one registration per event: registering it again, with this method or
-  /// ``register(_:priority:handler:fileID:line:)-9g6t2``, replaces the previous
-  /// handler (which then receives nothing more, not even a delivery already queued) and moves the
-  /// observer to the end of the order.
+  /// The observer is held weakly and called only while it lives. It has one registration per
+  /// event, shared by every `register` form: registering it again replaces this one.
   ///
-  /// The observer is `Sendable`: registered from nonisolated code, the method runs on the
-  /// posting threads. Registered from code isolated to an actor (`isolation`), it runs on that
-  /// actor whichever thread posts (inline when the post is made there), and the event's
-  /// delivery does not apply; registered from nonisolated code it runs as the delivery says. A
-  /// `@MainActor` method selects ``register(_:priority:function:fileID:line:)-(Observer,_,_,_,_)``
-  /// instead, which runs it on the main actor and does not compile off it. Swift drops the
-  /// isolation of another global actor's unbound method without a diagnostic when it converts it:
-  /// register such a method from its actor's code, or with a closure
-  /// (``register(_:priority:handler:fileID:line:)-9g6t2``), which keeps its own. An
-  /// actor's own method does not convert: use
-  /// ``register(_:priority:handler:fileID:line:)-1twd7``.
+  /// What differs in this form is isolation. Swift drops a method's isolation when it converts
+  /// the unbound method, so the method runs on `isolation`, by default the actor of the code
+  /// that registers, and as the delivery says when that is `nil`. A `@MainActor` method selects
+  /// ``register(_:priority:function:fileID:line:)-(Observer,_,_,_,_)`` instead, which does not
+  /// compile off the main actor. Another global actor's method loses its isolation without a
+  /// diagnostic: register it from its actor's code, or with a closure
+  /// (``register(_:priority:handler:fileID:line:)-9g6t2``), which keeps its own. An actor's own
+  /// method does not convert: use ``register(_:priority:handler:fileID:line:)-1twd7``.
   ///
   /// Written at the call site (`Screen.show`), the method allocates nothing per delivery: this
   /// call is always inlined into yours. A method passed in as a function value, through a
-  /// helper of your own, allocates a closure per delivery (the Performance article of the
-  /// documentation says why); ``register(_:priority:handler:fileID:line:)-9g6t2``
-  /// never does.
-  ///
-  /// Thread-safe; a handler may call it during a post, and the new registration gets the next
-  /// post.
+  /// helper of your own, allocates a closure per delivery (the Events documentation's
+  /// Performance article says why); the closure form never does.
   ///
   /// - Parameters:
   ///   - observer: The object to call, held weakly; `Sendable`.
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The unbound method, such as `Service.handle`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
-  ///     another; `nil` from nonisolated code, where `delivery` decides. An explicit value is
-  ///     trusted: it names where the method may run.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///     another; `nil` lets the delivery decide. An explicit value is trusted: it names where
+  ///     the method may run.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
@@ -229,14 +212,12 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - observer: The object to call, held weakly; it must be an instance of the type that
   ///     declares `function` (checked once, at registration).
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The unbound method, such as `Self.show`.
   ///   - isolation: The actor the method runs on: the caller's (`#isolation`) unless you pass
-  ///     another; `nil` from nonisolated code, where `delivery` decides.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///     another; `nil` lets the delivery decide.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled; you may ignore it.
   @_disfavoredOverload
   @discardableResult
@@ -266,30 +247,20 @@ public final class Event<Payload: Sendable>: Sendable {
   /// }
   /// ```
   ///
-  /// The closure runs where it was written: in code isolated to an actor (a `@MainActor`
-  /// screen's), on that actor whichever thread posts, inline when the post is made there, and
-  /// the event's delivery does not apply; in nonisolated code, as the delivery says. So from
-  /// nonisolated code the observer must be `Sendable` and the closure `@Sendable` (it captures
-  /// only `Sendable` values), or the call does not compile. An actor registers itself with
-  /// ``register(_:priority:handler:fileID:line:)-1twd7``, which this form would not run on
-  /// the actor.
+  /// The closure runs on the actor it was written on, if any, and otherwise as the delivery
+  /// says (see ``Event``). An actor registers itself with
+  /// ``register(_:priority:handler:fileID:line:)-1twd7`` instead, which runs the handler on it.
   ///
   /// This form also serves labelled tuple payloads such as `Event<(name: String, count: Int)>`,
-  /// which `function:` cannot. An observer has one registration per event: registering it again
-  /// replaces the previous handler and moves the observer to the end of the order.
-  ///
-  /// Thread-safe; a handler may call it during a post, and the new registration gets the next
-  /// post.
+  /// which `function:` cannot. It shares the observer's one registration per event with the
+  /// other `register` forms: registering it again replaces this one.
   ///
   /// - Parameters:
   ///   - observer: The object to hand to `handler`, held weakly; `Sendable`.
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
-  ///   - handler: The closure to run for each post, with the observer and the payload; it runs
-  ///     on the actor it was written on, if any.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
+  ///   - handler: The closure to run for each post, with the observer and the payload.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. The registration lasts as
   ///   long as the observer, so you may ignore the token; releasing it does not cancel.
   /// - Complexity: Amortised O(1).
@@ -317,26 +288,21 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Downloads.didFinish.register(Analytics.self, function: Analytics.logDownload)
   /// ```
   ///
-  /// A type has one registration per event: registering it again replaces the previous function
-  /// and moves it to the end of the order. The function runs on its own isolation (a static
-  /// method of a `@MainActor` type on the main actor), a closure on the actor it was written
-  /// on; a nonisolated one runs as the delivery says, on the posting threads, so it is
-  /// `@Sendable`. (In Swift 5 mode a static method reference is not inferred `@Sendable`, and
-  /// Swift 5 warns "converting non-Sendable function value ... may introduce data races": mark
-  /// the method `@Sendable`.) Types are never deallocated, so the registration lasts
-  /// until you call ``unregister(_:)-(T.Type)``, ``unregisterAll()`` or cancel the returned token.
-  ///
-  /// Thread-safe; a handler may call it during a post, and the new registration gets the next
-  /// post.
+  /// A type has one registration per event: registering it again replaces the previous
+  /// function. Unlike an instance method's, a static function keeps its own isolation (a
+  /// static method of a `@MainActor` type runs on the main actor); a nonisolated one runs as the
+  /// delivery says, so it is `@Sendable`. (In Swift 5 mode a static method reference is not
+  /// inferred `@Sendable`, and Swift 5 warns "converting non-Sendable function value ... may
+  /// introduce data races": mark the method `@Sendable`.) Types are never deallocated, so the
+  /// registration lasts until you call ``unregister(_:)-(T.Type)``, ``unregisterAll()`` or cancel
+  /// the returned token.
   ///
   /// - Parameters:
   ///   - type: The type the function belongs to; it identifies the registration.
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - function: The function to call with the payload's elements; `@Sendable`.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that ends the registration when cancelled. You may ignore it: releasing
   ///   it does not cancel.
   /// - Complexity: Amortised O(1).
@@ -364,16 +330,14 @@ public final class Event<Payload: Sendable>: Sendable {
   ///   .store(in: &subscriptions)
   /// ```
   ///
-  /// Each call adds a registration, delivered after those made before it. Thread-safe; a handler
-  /// may call it during a post, and the new registration gets the next post.
+  /// Each call adds a registration, delivered after those of its priority made before it. The
+  /// handler runs on the actor it was written on, if any, and otherwise as the delivery says.
   ///
   /// - Parameters:
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for each post.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token that keeps the registration alive: cancel or release it to end it.
   /// - Complexity: Amortised O(1).
   @inlinable
@@ -399,16 +363,11 @@ public final class Event<Payload: Sendable>: Sendable {
   /// drop the token; cancel it to call the handler off before a post arrives. With a replay, it
   /// runs with the first payload it receives: the oldest retained.
   ///
-  /// Thread-safe; a handler may call it during a post, and the new registration gets the next
-  /// post.
-  ///
   /// - Parameters:
-  ///   - priority: The registration's place in the call order: higher runs first, equal
-  ///     priorities in registration order; 0 by default.
+  ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.
   ///   - handler: The closure to run for the next post.
-  ///   - fileID: The file the registration was written in, which `String(reflecting:)`
-  ///     shows; leave the default.
-  ///   - line: The line the registration was written on; leave the default.
+  ///   - fileID: Where the registration was written, for diagnostics; leave the default.
+  ///   - line: The line of the registration; leave the default.
   /// - Returns: A token whose `cancel()` keeps the handler from running, if it has not yet.
   /// - Complexity: Amortised O(1).
   @discardableResult
@@ -424,10 +383,8 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// Ends the registration of `observer`, if it has one.
   ///
-  /// After it returns, no invocation of the observer's handler starts for a post that begins
-  /// afterwards, for a delivery already queued, or later in a post in progress on this thread;
-  /// an invocation that had already started on another thread may still be running, since
-  /// `unregister` never waits for it. Thread-safe, and safe from a handler.
+  /// After it returns, no call of the observer's handler starts, not even one already queued;
+  /// one already running on another thread may finish, since `unregister` never waits for it.
   ///
   /// Generic rather than taking `AnyObject`, so that `unregister(SomeClass.self)` picks
   /// ``unregister(_:)-(T.Type)`` on Apple platforms too, where a class metatype also converts to
@@ -442,8 +399,8 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// Ends the type-level registration of `type`, if it has one.
   ///
-  /// After it returns, the type's function is not invoked again. Thread-safe, and safe from a
-  /// handler.
+  /// After it returns, no call of the type's function starts; as for an observer, one already
+  /// running on another thread may finish.
   ///
   /// - Parameter type: A type registered with
   ///   ``register(_:priority:function:fileID:line:)-(T.Type,_,_,_,_)``.
@@ -455,8 +412,8 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Ends every registration: observers, types, subscriptions, ``values`` streams, which
   /// finish, and waiting `next` calls, which throw `CancellationError`.
   ///
-  /// Tokens of subscriptions ended this way report `isCancelled`. Thread-safe, and safe from a
-  /// handler: the rest of a post in progress reaches nobody.
+  /// Tokens of subscriptions ended this way report `isCancelled`. Called from a handler, the rest
+  /// of the post in progress reaches nobody.
   public func unregisterAll() {
     list.removeAll()
     finishStreams()
@@ -465,18 +422,14 @@ public final class Event<Payload: Sendable>: Sendable {
   /// Delivers `payload` to every live registration, by priority (higher first), then in
   /// registration order.
   ///
-  /// With `.synchronous` delivery every handler has run when `post` returns; with `.queue` or
-  /// `.mainActor` it returns at once. The post reaches the registrations present when it starts,
-  /// minus those that end meanwhile; registrations added during it get the next post.
-  ///
   /// ```swift
   /// Downloads.didFinish.post(("report.pdf", 1024))
   /// ```
   ///
-  /// Thread-safe, from any thread or queue, including from a handler of this event. Made by a
-  /// synchronous handler of this event during a post on the same thread, it is delivered at
-  /// once with ``Reentrancy/immediate`` (the default), and after that post has reached every
-  /// observer with ``Reentrancy/queued``; see ``reentrancy``.
+  /// `post` runs the handlers that run on the posting thread before it returns and waits for no
+  /// other (see ``Event`` for which those are). The post reaches the registrations present when
+  /// it starts, minus those that end meanwhile. Made by a synchronous handler of this event
+  /// during a post on the same thread, it is delivered as ``reentrancy`` says.
   ///
   /// - Parameter payload: The value handed to every handler.
   /// - Returns: The number of registrations the post reached (called, or queued where their
@@ -517,20 +470,20 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// With ``Replay/latest`` or ``Replay/last(_:)``, the newest post (until ``clearReplay()``);
   /// with ``Replay/untilObserved``, the newest post held for the next registration, and `nil`
-  /// once they have been handed over; with ``Replay/none``, always `nil`. Thread-safe.
+  /// once they have been handed over; with ``Replay/none``, always `nil`.
   public var latest: Payload? {
     list.latestRetained
   }
 
   /// Drops every payload the event retains or holds; later registrations receive only later
-  /// posts. Thread-safe.
+  /// posts.
   public func clearReplay() {
     list.clearRetained()
   }
 
   /// The number of live registrations: observers, types, subscriptions and ``values`` streams.
   ///
-  /// Registrations whose observer was deallocated are purged, not counted. Thread-safe.
+  /// Registrations whose observer was deallocated are purged, not counted.
   ///
   /// A registration made from code isolated to an actor has its observer and owners checked
   /// only on that actor, so that no `deinit` of theirs ever runs on the counting thread: read

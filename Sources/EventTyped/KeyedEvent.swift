@@ -25,10 +25,7 @@ import EventCore
 /// A post looks its key up in one dictionary under a lock, retains the key's list, and leaves
 /// the lock before calling anyone; it then reads that list exactly as ``Event/post(_:)-(Payload)``
 /// does (no lock, no allocation, no retain per observer). Posts to different keys wait on one
-/// another only for that lookup: one hash and one probe, a few dozen nanoseconds. A lock rather
-/// than a lock-free table because registrations and removals change the table as often as posts
-/// read it (a server registers per request), and a lock-free table would make each of those pay
-/// for a new table or for hazard tracking on every post.
+/// another only for that lookup: one hash and one probe.
 ///
 /// A key whose registrations are all waiting `next` calls (a request waiting for its reply) has
 /// no list: its waits are kept in the table beside the key, and a post offers them the payload
@@ -36,8 +33,8 @@ import EventCore
 /// keeps.
 ///
 /// ### Threading
-/// Every member is thread-safe. Handlers run as ``delivery`` says, or on the actor they are
-/// isolated to, per key exactly as they would on an ``Event`` with that delivery. ``reentrancy``
+/// Every member is thread-safe. Handlers run per key exactly as they would on an ``Event`` with
+/// this ``delivery`` (see its Threading section), ``reentrancy`` aside. ``reentrancy``
 /// applies across keys: with ``Reentrancy/queued``, a post that a synchronous handler makes to any
 /// key of this event during a post on the same thread is delivered after that post.
 ///
@@ -67,6 +64,9 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   public let all: Event<(Key, Payload)>
 
   /// The keys with a live registration, each with its list.
+  // A lock rather than a lock-free table: registrations and removals change the table as often
+  // as posts read it (a server registers per request), and a lock-free table would make each
+  // of those pay for a new table, or every post pay for hazard tracking.
   @usableFromInline let keys = Lock(KeyTable<Key, Payload>())
 
   /// The ``errors`` channel, shared by every key's list.
@@ -84,8 +84,8 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   /// Creates a keyed event with no keys.
   ///
   /// - Parameters:
-  ///   - delivery: Where the handlers run: `.synchronous` (the default) on the posting thread,
-  ///     `.queue(q)` on `q`, `.mainActor` on the main actor.
+  ///   - delivery: Where handlers written in nonisolated code run: `.synchronous` (the default)
+  ///     on the posting thread, `.queue(q)` on `q`, `.mainActor` on the main actor.
   ///   - reentrancy: What a post made by a synchronous handler of this event, during a post on
   ///     the same thread, does: ``Reentrancy/immediate`` (the default) delivers it at once;
   ///     ``Reentrancy/queued`` after the post in progress, whatever its key.
@@ -160,7 +160,7 @@ public final class KeyedEvent<Key: Hashable & Sendable, Payload: Sendable>: Send
   /// The number of keys with a registration whose end the event has not yet seen.
   ///
   /// A key whose registrations ended is removed as they end; one whose observers died counts
-  /// until a post, a count or the amortised sweep finds them dead. Thread-safe.
+  /// until a post, a count or the amortised sweep finds them dead.
   public var keyCount: Int {
     keys.withLock { $0.slots.count }
   }

@@ -22,8 +22,15 @@ public import EventCore
 ///   event again has no live registration. For events that must not be lost because nobody
 ///   listened yet: what a registration drops before its handler starts on it is held again.
 ///
-/// Every payload reaches a registration exactly once, as replay or live, in post order, even
-/// while other threads post during the registration; see ``Event/init(delivery:replay:reentrancy:backlog:)``.
+/// Every new registration (every `subscribe` and `register` form, each iteration of
+/// ``Event/values``) receives each payload exactly once, as replay or live, in post order, with
+/// no gap and no duplicate, even while other threads post during the registration: each post
+/// falls wholly before the registration (replayed) or after it (live). With `.synchronous`
+/// delivery the replay has run when the registration call returns. A live post that reaches the
+/// registration while its replay runs on another thread is held behind the replay, and the
+/// registering thread delivers it right after: such a post returns before that handler runs,
+/// the one exception to "before `post` returns" (waiting for another thread's handler could
+/// hang).
 public struct Replay: Sendable, Hashable {
   @usableFromInline let policy: RetentionPolicy
 
