@@ -33,6 +33,7 @@ README_END = "<!-- guarantees: end -->"
 MODULES = ["EventTyped", "EventBroadcast", "EventRAII", "EventConditions", "EventTesting"]
 BACKGROUND = "a background thread"
 MAIN = "the main actor"
+ACTOR_CALL = "the observing actor"
 NONISOLATED = "nonisolated code"
 MAIN_CODE = "@MainActor code"
 ACTOR = "an actor"
@@ -43,7 +44,8 @@ def place(observed, called_from):
     if observed["calls"] == 0:
         return "Never ran"
     if observed["duringCall"]:
-        where = "the main actor" if called_from == MAIN else "the calling thread"
+        where = {MAIN: "the main actor", ACTOR_CALL: "the actor"}.get(called_from,
+                                                                       "the calling thread")
         return f"Inline, on {where}"
     if observed["onActor"]:
         return "Queued on the actor"
@@ -73,7 +75,7 @@ def rows(records):
         forms.setdefault(record["id"], {})[record["calledFrom"]] = record
     for by_place in forms.values():
         first = next(iter(by_place.values()))
-        yield first, by_place.get(BACKGROUND), by_place.get(MAIN)
+        yield first, by_place.get(BACKGROUND), by_place.get(MAIN), by_place.get(ACTOR_CALL)
 
 
 def written(record):
@@ -120,10 +122,17 @@ def notes(records):
           "for it.",
           lambda r: r["calledFrom"] == BACKGROUND and o(r)["onMainActor"],
           lambda r: not o(r)["duringCall"] and not o(r)["callWaited"])
-    claim("An actor observer and an async handler are always queued, never run inline (an "
-          "async handler written in `@MainActor` code included, when the call is made on the "
-          "main actor); so is the code after an `await` of `next` or of `values`.",
-          lambda r: o(r)["onActor"] or "async" in r["form"] or "await" in r["form"],
+    claim("An actor observer is queued on its actor, even when the call is made in that actor's "
+          "own code, except a `Broadcaster` observer registered from the actor's own code: a "
+          "`notify` made there calls it inline (`notify` takes the caller's isolation; `post` "
+          "does not).",
+          lambda r: o(r)["onActor"],
+          lambda r: not o(r)["duringCall"] or (r["module"] == "EventBroadcast"
+                                               and r["calledFrom"] == ACTOR_CALL))
+    claim("An async handler is always queued, never run inline, even one written in `@MainActor` "
+          "code for a call made on the main actor; so is the code after an `await` of `next` or "
+          "of `values`.",
+          lambda r: "async" in r["form"] or "await" in r["form"],
           lambda r: not o(r)["duringCall"])
     claim("With `.mainActor` delivery, a handler written in nonisolated code runs inline when the "
           "call is made on the main actor, and is queued there otherwise.",
@@ -148,13 +157,15 @@ def render(records):
         module_records = [r for r in records if r["module"] == module]
         if not module_records:
             continue
+        on_actor = any(r["calledFrom"] == ACTOR_CALL for r in module_records)
         lines += [f"### {module}", "",
                   "| Form | Written in | Delivery | Made by | Called from a background thread "
-                  "| Called on the main actor |",
-                  "|---|---|---|---|---|---|"]
-        for first, background, main in rows(module_records):
+                  "| Called on the main actor |" + (" Called in the observing actor |" if on_actor else ""),
+                  "|---|---|---|---|---|---|" + ("---|" if on_actor else "")]
+        for first, background, main, actor in rows(module_records):
             lines.append(f"| {first['form']} | {written(first)} | {first['delivery']} | "
-                         f"{first['trigger']} | {cell(background)} | {cell(main)} |")
+                         f"{first['trigger']} | {cell(background)} | {cell(main)} |"
+                         + (f" {cell(actor)} |" if on_actor else ""))
         lines.append("")
     lines += ["### What the record shows", ""] + notes(records) + ["", END]
     return "\n".join(lines)

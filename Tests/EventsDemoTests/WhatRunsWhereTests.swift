@@ -140,11 +140,14 @@ struct Wiring {
   var trigger: @Sendable () -> Void
   /// A trigger that must be awaited (`send`), made from the main actor only.
   var asyncTrigger: (@MainActor () async -> Void)? = nil
+  /// The observing actor, and the trigger as its own code makes it (`#isolation` is the actor).
+  var onActor: (ProbeActor, @Sendable (isolated ProbeActor) -> Void)? = nil
 }
 
 enum CalledFrom: String, CaseIterable {
   case background = "a background thread"
   case mainActor = "the main actor"
+  case actor = "the observing actor"
 }
 
 struct WhereCase {
@@ -157,7 +160,7 @@ struct WhereCase {
   var trigger: String
   var calls = 1
   var holdsUntilReturn = true
-  var from: [CalledFrom] = CalledFrom.allCases
+  var from: [CalledFrom] = [.background, .mainActor]
   var wire: @MainActor (Probe) async -> Wiring
 }
 
@@ -183,10 +186,23 @@ final class PlainObserver: Ping, Sendable {
   func note(_ notification: Notification) { probe.hit() }
 }
 
-actor ProbeActor: PingStore {
+actor ProbeActor: PingStore, Ping {
   let probe: Probe
   init(_ probe: Probe) { self.probe = probe }
   func record() { probe.hit(onActor: true) }
+  /// A nonisolated witness that reaches the actor with `assumeIsolated`, which stops the
+  /// program off the actor: the broadcaster must call it there.
+  nonisolated func ping() { assumeIsolated { $0.record() } }
+
+  /// Registers itself from its own code: the registration takes the actor's isolation.
+  func register(on hub: Broadcaster) -> Subscription {
+    hub.register((any Ping).self, observer: self)
+  }
+
+  /// Makes the triggering call in the actor's own code.
+  func perform(_ probe: Probe, _ body: @Sendable (isolated ProbeActor) -> Void) -> Int {
+    probe.call { body(self) }
+  }
 }
 
 /// The probe a type-level (static) function reports to.
@@ -412,12 +428,14 @@ private let anActor = "an actor"
     WhereCase(
       id: "event.register.actor", module: "EventTyped",
       form: "`register(actor) { me, value in … }`", writtenIn: anActor,
-      delivery: "`.synchronous`", trigger: "`post`"
+      delivery: "`.synchronous`", trigger: "`post`", from: [.background, .mainActor, .actor]
     ) { probe in
       let event = Event<Int>()
       let actor = ProbeActor(probe)
       let token = Nonisolated.registerActor(event, actor)
-      return Wiring(keep: [event, actor, token]) { _ = event.post(1) }
+      return Wiring(
+        keep: [event, actor, token], trigger: { _ = event.post(1) },
+        onActor: (actor, { _ in _ = event.post(1) }))
     },
     WhereCase(
       id: "event.errors", module: "EventTyped",
@@ -630,6 +648,19 @@ enum DeliveryKind: Equatable {
       }
     },
     WhereCase(
+      id: "broadcaster.register.actor", module: "EventBroadcast",
+      form: "`register(P.self, observer: self)` in an actor's own code", writtenIn: anActor,
+      delivery: "`.synchronous`", trigger: "`notify { $0.method() }`",
+      from: [.background, .mainActor, .actor]
+    ) { probe in
+      let hub = Broadcaster()
+      let actor = ProbeActor(probe)
+      let token = await actor.register(on: hub)
+      return Wiring(
+        keep: [hub, actor, token], trigger: { hub.notify((any Ping).self) { $0.ping() } },
+        onActor: (actor, { _ in hub.notify((any Ping).self) { $0.ping() } }))
+    },
+    WhereCase(
       id: "broadcaster.notify.async", module: "EventBroadcast",
       form: "An actor's `register(P.self, observer:)`, notified with an async body",
       writtenIn: nonisolated, delivery: "`.synchronous`",
@@ -718,13 +749,15 @@ enum DeliveryKind: Equatable {
     WhereCase(
       id: "center.observe.actor", module: "EventRAII",
       form: "`observe(name, owner: actor) { me, note in … }`", writtenIn: anActor,
-      delivery: "`.synchronous`", trigger: "`center.post`"
+      delivery: "`.synchronous`", trigger: "`center.post`", from: [.background, .mainActor, .actor]
     ) { probe in
       let center = NotificationCenter()
       let name = fresh()
       let actor = ProbeActor(probe)
       let token = Nonisolated.observe(center, name, actor: actor)
-      return Wiring(keep: [center, actor, token]) { center.post(name: name, object: nil) }
+      return Wiring(
+        keep: [center, actor, token], trigger: { center.post(name: name, object: nil) },
+        onActor: (actor, { _ in center.post(name: name, object: nil) }))
     },
     WhereCase(
       id: "center.observeOnce", module: "EventRAII", form: "`observeOnce(name) { … }`",
@@ -867,6 +900,12 @@ private let recordURL = URL(fileURLWithPath: #filePath)
     let done = onOtherThread(seconds: 20) { result.withLock { $0 = probe.call(trigger) } }
     #expect(done, "\(whereCase.id): the call from a background thread did not return")
     finishedAtReturn = result.withLock { $0 }
+  case .actor:
+    guard let (actor, trigger) = wiring.onActor else {
+      Issue.record("\(whereCase.id): no trigger on the actor")
+      break
+    }
+    finishedAtReturn = await actor.perform(probe, trigger)
   case .mainActor:
     if let asyncTrigger = wiring.asyncTrigger {
       await Probe.$awaitedCall.withValue(probe.id) { await asyncTrigger() }
