@@ -199,7 +199,8 @@ def main():
     if check:
         if stale:
             sys.exit("error: " + " and ".join(os.path.relpath(p, ROOT) for p in stale)
-                     + " differ from what Docs/what-runs-where.json and DeliveryAndThreading.md say;"
+                     + (" differs" if len(stale) == 1 else " differ")
+                     + " from what Docs/what-runs-where.json and DeliveryAndThreading.md say;"
                      " run python3 Docs/what-runs-where.py")
         print("WhatRunsWhere.md matches Docs/what-runs-where.json; README's guarantees match "
               "DeliveryAndThreading.md.")
