@@ -64,7 +64,8 @@ let package = Package(
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .testTarget(
-      name: "EventsDemoTests", dependencies: ["events-demo", "Events", "EventTestSupport"]
+      name: "EventsDemoTests",
+      dependencies: ["events-demo", "Events", "EventTesting", "EventTestSupport"]
     ),
   ]
 )

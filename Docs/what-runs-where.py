@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Renders Docs/what-runs-where.json, what the test `whatRunsWhere`
+(Tests/EventsDemoTests/WhatRunsWhereTests.swift) saw each handler do, into the one reference
+article, Docs/Events.docc/WhatRunsWhere.md, between its markers.
+
+    python3 Docs/what-runs-where.py           # rewrites the article's generated part
+    python3 Docs/what-runs-where.py --check   # fails if the article differs from the record
+
+When a behaviour changes on purpose, rewrite the record first:
+
+    EVENTS_WRITE_WHAT_RUNS_WHERE=1 swift test --filter WhatRunsWhere
+
+The same --check also keeps README.md's list of guarantees equal to the headings of
+Docs/Events.docc/DeliveryAndThreading.md, where each guarantee is stated with its proof, so that
+no guarantee is written by hand in two places.
+"""
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RECORD = os.path.join(ROOT, "Docs", "what-runs-where.json")
+ARTICLE = os.path.join(ROOT, "Docs", "Events.docc", "WhatRunsWhere.md")
+GUARANTEES = os.path.join(ROOT, "Docs", "Events.docc", "DeliveryAndThreading.md")
+README = os.path.join(ROOT, "README.md")
+
+BEGIN = "<!-- what-runs-where: generated from Docs/what-runs-where.json; do not edit -->"
+END = "<!-- what-runs-where: end -->"
+README_BEGIN = "<!-- guarantees: generated from Docs/Events.docc/DeliveryAndThreading.md -->"
+README_END = "<!-- guarantees: end -->"
+
+MODULES = ["EventTyped", "EventBroadcast", "EventRAII", "EventConditions", "EventTesting"]
+BACKGROUND = "a background thread"
+MAIN = "the main actor"
+ACTOR_CALL = "the observing actor"
+NONISOLATED = "nonisolated code"
+MAIN_CODE = "@MainActor code"
+ACTOR = "an actor"
+
+
+def place(observed, called_from):
+    """Where the handler ran and whether inside the call, in words."""
+    if observed["calls"] == 0:
+        return "Never ran"
+    if observed["duringCall"]:
+        where = {MAIN: "the main actor", ACTOR_CALL: "the actor"}.get(called_from,
+                                                                       "the calling thread")
+        return f"Inline, on {where}"
+    if observed["onActor"]:
+        return "Queued on the actor"
+    if observed["onMainActor"]:
+        return "Queued on the main actor"
+    if observed["onQueue"]:
+        return "Queued on `q`"
+    return "Queued off any actor"
+
+
+def cell(record):
+    if record is None:
+        return "—"
+    observed = record["observed"]
+    text = place(observed, record["calledFrom"])
+    if observed["calls"] > 1:
+        text += f" ({observed['calls']} calls)"
+    if not observed["duringCall"] and observed["calls"]:
+        text += "; the call waits for it" if observed["callWaited"] else "; the call does not wait"
+    return text
+
+
+def rows(records):
+    """One row per form: (first record, record from a background thread, from the main actor)."""
+    forms = {}
+    for record in records:
+        forms.setdefault(record["id"], {})[record["calledFrom"]] = record
+    for by_place in forms.values():
+        first = next(iter(by_place.values()))
+        yield first, by_place.get(BACKGROUND), by_place.get(MAIN), by_place.get(ACTOR_CALL)
+
+
+def written(record):
+    return {NONISOLATED: "Nonisolated", MAIN_CODE: "`@MainActor`", ACTOR: "An actor"}.get(
+        record["writtenIn"], record["writtenIn"])
+
+
+def forms_where(records, predicate):
+    names = []
+    for record in records:
+        label = f"{record['form']} ({record['writtenIn']}, from {record['calledFrom']})"
+        if predicate(record) and label not in names:
+            names.append(label)
+    return names
+
+
+def notes(records):
+    """Statements that the record proves, each checked against every record it covers; a
+    statement the record no longer supports is replaced by the list of its exceptions."""
+    out = []
+
+    def claim(text, covered, holds):
+        exceptions = forms_where([r for r in records if covered(r)], lambda r: not holds(r))
+        if exceptions:
+            out.append(f"- Not true any more: {text} Exceptions: " + "; ".join(exceptions) + ".")
+        else:
+            out.append(f"- {text}")
+
+    o = lambda r: r["observed"]
+    sync_nonisolated = lambda r: (r["writtenIn"] == NONISOLATED and r["delivery"] == "`.synchronous`"
+                                  and "async" not in r["form"] and "await" not in r["form"]
+                                  and "detached" not in r["form"] and "@MainActor" not in r["trigger"]
+                                  and "async" not in r["trigger"] and "await" not in r["trigger"]
+                                  and r["module"] != "EventTesting")
+    claim("A handler written in nonisolated code with the default `.synchronous` delivery runs "
+          "inline, on the thread that makes the call, before the call returns, wherever that "
+          "thread is (the main actor included).",
+          sync_nonisolated, lambda r: o(r)["duringCall"])
+    claim("A handler written in `@MainActor` code runs on the main actor whatever the delivery "
+          "says: isolation wins over delivery.",
+          lambda r: r["writtenIn"] == MAIN_CODE, lambda r: o(r)["onMainActor"])
+    claim("Inline on the main actor happens only when the call is made on the main actor: from a "
+          "background thread, every main-actor handler is queued, and the call does not wait "
+          "for it.",
+          lambda r: r["calledFrom"] == BACKGROUND and o(r)["onMainActor"],
+          lambda r: not o(r)["duringCall"] and not o(r)["callWaited"])
+    claim("An actor observer is queued on its actor, even when the call is made in that actor's "
+          "own code, except a `Broadcaster` observer registered from the actor's own code: a "
+          "`notify` made there calls it inline (`notify` takes the caller's isolation; `post` "
+          "does not).",
+          lambda r: o(r)["onActor"],
+          lambda r: not o(r)["duringCall"] or (r["module"] == "EventBroadcast"
+                                               and r["calledFrom"] == ACTOR_CALL))
+    claim("An async handler is always queued, never run inline, even one written in `@MainActor` "
+          "code for a call made on the main actor; so is the code after an `await` of `next` or "
+          "of `values`.",
+          lambda r: "async" in r["form"] or "await" in r["form"],
+          lambda r: not o(r)["duringCall"])
+    claim("With `.mainActor` delivery, a handler written in nonisolated code runs inline when the "
+          "call is made on the main actor, and is queued there otherwise.",
+          lambda r: r["delivery"] == "`.mainActor`" and r["writtenIn"] == NONISOLATED,
+          lambda r: o(r)["onMainActor"] and o(r)["duringCall"] == (r["calledFrom"] == MAIN))
+    claim("No call waits for a handler that it queues, except `send`, which returns once the "
+          "calls it queued have run.",
+          lambda r: not o(r)["duringCall"] and o(r)["calls"] > 0,
+          lambda r: o(r)["callWaited"] == ("send" in r["trigger"]))
+    claim("`.queue(q)` runs the handler on `q` (written in nonisolated code).",
+          lambda r: "`.queue(q)`" in r["delivery"] and r["writtenIn"] == NONISOLATED,
+          lambda r: o(r)["onQueue"])
+    claim("`EventTesting`'s recorders record on the posting thread: what was posted is in the "
+          "recorder when `post` returns.",
+          lambda r: r["module"] == "EventTesting", lambda r: o(r)["duringCall"])
+    return out
+
+
+def render(records):
+    lines = [BEGIN, ""]
+    for module in MODULES:
+        module_records = [r for r in records if r["module"] == module]
+        if not module_records:
+            continue
+        on_actor = any(r["calledFrom"] == ACTOR_CALL for r in module_records)
+        lines += [f"### {module}", "",
+                  "| Form | Written in | Delivery | Made by | Called from a background thread "
+                  "| Called on the main actor |" + (" Called in the observing actor |" if on_actor else ""),
+                  "|---|---|---|---|---|---|" + ("---|" if on_actor else "")]
+        for first, background, main, actor in rows(module_records):
+            lines.append(f"| {first['form']} | {written(first)} | {first['delivery']} | "
+                         f"{first['trigger']} | {cell(background)} | {cell(main)} |"
+                         + (f" {cell(actor)} |" if on_actor else ""))
+        lines.append("")
+    lines += ["### What the record shows", ""] + notes(records) + ["", END]
+    return "\n".join(lines)
+
+
+def replace_between(text, begin, end, body, path):
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        sys.exit(f"error: {path} lacks the markers {begin!r} and {end!r}")
+    return text[:start] + body + text[stop + len(end):]
+
+
+def readme_list():
+    """README's list: each `### N. Title` of DeliveryAndThreading.md, in order."""
+    text = open(GUARANTEES, encoding="utf-8").read()
+    items = re.findall(r"^### (\d+)\. (.+)$", text, re.M)
+    if [int(number) for number, _ in items] != list(range(1, len(items) + 1)):
+        sys.exit(f"error: {GUARANTEES} numbers its guarantees out of order")
+    return "\n".join([README_BEGIN] + [f"{n}. {title}" for n, title in items] + [README_END])
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    records = json.load(open(RECORD, encoding="utf-8"))
+    article = open(ARTICLE, encoding="utf-8").read()
+    new_article = replace_between(article, BEGIN, END, render(records), ARTICLE)
+    readme = open(README, encoding="utf-8").read()
+    new_readme = replace_between(readme, README_BEGIN, README_END, readme_list(), README)
+    stale = [path for path, old, new in [(ARTICLE, article, new_article),
+                                          (README, readme, new_readme)] if old != new]
+    if check:
+        if stale:
+            sys.exit("error: " + " and ".join(os.path.relpath(p, ROOT) for p in stale)
+                     + (" differs" if len(stale) == 1 else " differ")
+                     + " from what Docs/what-runs-where.json and DeliveryAndThreading.md say;"
+                     " run python3 Docs/what-runs-where.py")
+        print("WhatRunsWhere.md matches Docs/what-runs-where.json; README's guarantees match "
+              "DeliveryAndThreading.md.")
+        return
+    open(ARTICLE, "w", encoding="utf-8").write(new_article)
+    open(README, "w", encoding="utf-8").write(new_readme)
+
+
+if __name__ == "__main__":
+    main()
