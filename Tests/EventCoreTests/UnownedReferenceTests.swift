@@ -105,7 +105,7 @@ struct UnownedReferenceTests {
     let queue = DispatchQueue(label: "UnownedReferenceTests.queued")
     let created = Counter()
     let released = Counter()
-    let tokens = Mutex<[Subscription]>([])
+    let tokens = Recorder<Subscription>()
     let poster: @Sendable () -> Void = { list.post(1) }
     let subscriber: @Sendable (Delivery) -> @Sendable () -> Void = { delivery in
       {
@@ -117,7 +117,7 @@ struct UnownedReferenceTests {
         list.post(2)
         token.cancel()
         // Kept past the end of the run: what the handler captured must go without it.
-        tokens.withLock { $0.append(token) }
+        tokens.record(token)
       }
     }
     let finished = runThreads(
@@ -132,7 +132,8 @@ struct UnownedReferenceTests {
     }
     #expect(created.count > 0)
     #expect(released.count == created.count)
-    #expect(tokens.withLock { $0.allSatisfy(\.isCancelled) })
+    let tokensCancelled = tokens.values.allSatisfy { $0.isCancelled }
+    #expect(tokensCancelled)
     #expect(list.count == 0)
   }
 }
