@@ -17,7 +17,9 @@ let package = Package(
     .executable(name: "events-demo", targets: ["events-demo"]),
   ],
   targets: [
-    .target(name: "EventCore"),
+    // The runtime calls of `UnownedReference`, which Swift may not name itself.
+    .target(name: "CEventCore"),
+    .target(name: "EventCore", dependencies: ["CEventCore"]),
     .target(name: "EventRAII", dependencies: ["EventCore"]),
     .target(name: "EventBroadcast", dependencies: ["EventCore"]),
     .target(name: "EventTyped", dependencies: ["EventCore"]),
@@ -70,7 +72,7 @@ let package = Package(
   ]
 )
 
-for target in package.targets where target.name != "HeapStatistics" {
+for target in package.targets where !["HeapStatistics", "CEventCore"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   // SE-0335: `any` spelled out for existential types. Not in the Swift 5 client target, which
   // compiles call sites as a client without the feature writes them (`Update.self`).

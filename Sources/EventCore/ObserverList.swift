@@ -30,10 +30,8 @@ public import Synchronization
 /// ## Why a change is O(1)
 ///
 /// The entries live in an ``ObserverStorage``, which holds each of them once and which posts read
-/// in place, through an atomic pointer, without retaining the entries or their handlers. Every
-/// entry has a side table (its token refers to it weakly), so each retain or release of one takes
-/// the runtime's slow path: the design keeps them off every path that runs per post or per
-/// change.
+/// in place, through an atomic pointer, without retaining the entries or their handlers: no
+/// retain or release of an entry runs per post.
 ///
 /// - An insert writes the next free slot and then raises the storage's count (release ordering):
 ///   posts that started earlier never read past their count, so they cannot see it. Only when

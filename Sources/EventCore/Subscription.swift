@@ -30,10 +30,11 @@ public final class Subscription: Hashable, Sendable {
   private let ownLiveness: Liveness?
   private let action: Lock<(@Sendable () -> Void)?>?
 
-  /// A list registration's entry, which is its own liveness. Weak, so that an entry the list
+  /// A list registration's entry, which is its own liveness. Unowned, so that an entry the list
   /// dropped (its observer or owner died) is released, with its handler and what that captured,
-  /// even while the token lives on.
-  private let registration: WeakReference<Liveness>
+  /// even while the token lives on; and not weak, which would give every entry a side table
+  /// (see ``UnownedReference``).
+  private let registration: UnownedReference<Liveness>
 
   /// Whether releasing the token ends the registration: `false` for registrations that last as
   /// long as their observer, whose token the caller may drop.
@@ -54,17 +55,17 @@ public final class Subscription: Hashable, Sendable {
   @usableFromInline package init(liveness: Liveness, _ onCancel: @escaping @Sendable () -> Void) {
     self.ownLiveness = liveness
     self.action = Lock(onCancel)
-    self.registration = WeakReference(nil)
+    self.registration = UnownedReference(nil)
     self.cancelsOnDeinit = true
   }
 
   /// A token for a registration in an `ObserverList`.
-  // Borrowed: an owned argument would be released here, after the weak reference has given the
-  // entry its side table, which makes that release a slow one.
+  // Borrowed: the token takes no strong reference, so an owned argument would only cost a
+  // retain and a release.
   @usableFromInline package init(registration: borrowing Liveness, cancelsOnDeinit: Bool) {
     self.ownLiveness = nil
     self.action = nil
-    self.registration = WeakReference(copy registration)
+    self.registration = UnownedReference(copy registration)
     self.cancelsOnDeinit = cancelsOnDeinit
   }
 
@@ -78,8 +79,8 @@ public final class Subscription: Hashable, Sendable {
   /// Whether the registration has been cancelled or dropped, without the side effects of
   /// ``isCancelled``.
   ///
-  /// Loads a weak reference to the registration, which can release its last strong reference
-  /// (and with it the handler and everything it captured): call it outside any lock.
+  /// Takes a strong reference to the registration, whose release can be its last (and release
+  /// the handler and everything it captured): call it outside any lock.
   package var hasEnded: Bool { liveness?.isCancelled ?? true }
 
   /// Ends the registration.
