@@ -26,14 +26,17 @@ import CEventCore
 /// compiles to, exported on every platform; Swift may not name them itself, so they are called
 /// through `CEventCore`. Only for native Swift classes (not Objective-C ones).
 ///
-/// `@unchecked Sendable`: the pointer never changes, and the runtime makes every count change
-/// atomic.
-struct UnownedReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
-  private let pointer: UnsafeMutableRawPointer?
+/// `Sendable` without a lock: the address is stored as an integer that never changes, and the
+/// runtime makes every count change atomic.
+struct UnownedReference<Object: AnyObject>: ~Copyable, Sendable {
+  private let address: UInt
+
+  private var pointer: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: address) }
 
   /// Refers to `object`, or to nothing.
   init(_ object: Object?) {
-    pointer = object.map { Unmanaged.passUnretained($0).toOpaque() }
+    let pointer = object.map { Unmanaged.passUnretained($0).toOpaque() }
+    address = UInt(bitPattern: pointer)
     if let pointer { c_event_core_unowned_retain(pointer) }
   }
 
