@@ -169,8 +169,8 @@ def notes(records):
           lambda r: (r["module"] == "EventConditions" and r["writtenIn"] == NONISOLATED
                      and r["delivery"] == "—" and "await" not in r["form"]),
           lambda r: o(r)["duringCall"])
-    claim("The closure of every `verified(after:)` form runs once, inline, on the caller's actor, "
-          "before the wait suspends.",
+    claim("The closure of `verified(after:)` and of `verified(timeout:after:)`, `async` or not, "
+          "runs once, inline, in the call, on the caller's actor.",
           work, lambda r: (o(r)["duringCall"] and o(r)["calls"] == 1
                            and o(r)["onMainActor"] == (r["calledFrom"] == MAIN)
                            and o(r)["onActor"] == (r["calledFrom"] == OTHER)))

@@ -253,6 +253,12 @@ actor PostingActor {
         probe.hit(onActor: true)
         _ = receiver.check("a")
       }
+    case .asyncTimeout:
+      try? await receiver.verified(timeout: .seconds(20)) { () async in
+        worked += 1
+        probe.hit(onActor: true)
+        _ = receiver.check("a")
+      }
     }
   }
 
@@ -418,7 +424,7 @@ final class SilentObserver: Ping, Sendable {
 
 /// The forms of `verified` that take a `work` closure.
 enum WaitForm: Sendable {
-  case sync, timeout, async
+  case sync, timeout, async, asyncTimeout
 }
 
 /// Waits for `receiver` with a `work` closure written in `@MainActor` code; each completes the
@@ -439,6 +445,11 @@ enum WaitForm: Sendable {
     }
   case .async:
     await receiver.verified { () async in
+      probe.hit()
+      _ = receiver.check("a")
+    }
+  case .asyncTimeout:
+    try? await receiver.verified(timeout: .seconds(20)) { () async in
       probe.hit()
       _ = receiver.check("a")
     }
@@ -1055,6 +1066,7 @@ enum DeliveryKind: Equatable {
     work(.sync, "The closure of `await verified(after:)`"),
     work(.timeout, "The closure of `try await verified(timeout:after:)`"),
     work(.async, "The `async` closure of `await verified(after:)`"),
+    work(.asyncTimeout, "The `async` closure of `try await verified(timeout:after:)`"),
     WhereCase(
       id: "receiver.verified.resume.mainActor", module: "EventConditions",
       form: "The code after `await verified(after:)`", writtenIn: mainActorCode, delivery: "—",
