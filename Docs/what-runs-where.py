@@ -33,10 +33,14 @@ README_END = "<!-- guarantees: end -->"
 MODULES = ["EventTyped", "EventBroadcast", "EventRAII", "EventConditions", "EventTesting"]
 BACKGROUND = "a background thread"
 MAIN = "the main actor"
+OTHER = "another actor"
 ACTOR_CALL = "the observing actor"
+PLACES = [(BACKGROUND, "Called from a background thread"), (MAIN, "Called on the main actor"),
+          (OTHER, "Called in another actor"), (ACTOR_CALL, "Called in the observing actor")]
 NONISOLATED = "nonisolated code"
 MAIN_CODE = "@MainActor code"
 ACTOR = "an actor"
+CALLER = "the caller's code"
 
 
 def place(observed, called_from):
@@ -44,8 +48,8 @@ def place(observed, called_from):
     if observed["calls"] == 0:
         return "Never ran"
     if observed["duringCall"]:
-        where = {MAIN: "the main actor", ACTOR_CALL: "the actor"}.get(called_from,
-                                                                       "the calling thread")
+        where = {MAIN: "the main actor", OTHER: "the calling actor",
+                 ACTOR_CALL: "the actor"}.get(called_from, "the calling thread")
         return f"Inline, on {where}"
     if observed["onActor"]:
         return "Queued on the actor"
@@ -69,18 +73,17 @@ def cell(record):
 
 
 def rows(records):
-    """One row per form: (first record, record from a background thread, from the main actor)."""
+    """One row per form: its first record, and its records by where the call was made."""
     forms = {}
     for record in records:
         forms.setdefault(record["id"], {})[record["calledFrom"]] = record
     for by_place in forms.values():
-        first = next(iter(by_place.values()))
-        yield first, by_place.get(BACKGROUND), by_place.get(MAIN), by_place.get(ACTOR_CALL)
+        yield next(iter(by_place.values())), by_place
 
 
 def written(record):
-    return {NONISOLATED: "Nonisolated", MAIN_CODE: "`@MainActor`", ACTOR: "An actor"}.get(
-        record["writtenIn"], record["writtenIn"])
+    return {NONISOLATED: "Nonisolated", MAIN_CODE: "`@MainActor`", ACTOR: "An actor",
+            CALLER: "The caller's"}.get(record["writtenIn"], record["writtenIn"])
 
 
 def forms_where(records, predicate):
@@ -105,6 +108,11 @@ def notes(records):
             out.append(f"- {text}")
 
     o = lambda r: r["observed"]
+    background = {r["id"]: r for r in records if r["calledFrom"] == BACKGROUND}
+    work = lambda r: r["id"].startswith("receiver.verified.work.")
+    dropping = lambda r: ".drops." in r["id"] or ".onDrop." in r["id"]
+    # Forms that take a plain `@Sendable` closure, which takes no isolation from its code.
+    plain = lambda r: "onObservedChange" in r["form"] or "onDrop" in r["form"]
     sync_nonisolated = lambda r: (r["writtenIn"] == NONISOLATED and r["delivery"] == "`.synchronous`"
                                   and "async" not in r["form"] and "await" not in r["form"]
                                   and "detached" not in r["form"] and "@MainActor" not in r["trigger"]
@@ -116,7 +124,12 @@ def notes(records):
           sync_nonisolated, lambda r: o(r)["duringCall"])
     claim("A handler written in `@MainActor` code runs on the main actor whatever the delivery "
           "says: isolation wins over delivery.",
-          lambda r: r["writtenIn"] == MAIN_CODE, lambda r: o(r)["onMainActor"])
+          lambda r: r["writtenIn"] == MAIN_CODE and not plain(r), lambda r: o(r)["onMainActor"])
+    claim("The exceptions: `onObservedChange` and `onDrop` take a plain `@Sendable` closure, which "
+          "takes no isolation from the code it is written in: written in `@MainActor` code, it "
+          "still runs inline, on the thread of the call that makes the change or the drop.",
+          lambda r: r["writtenIn"] == MAIN_CODE and plain(r),
+          lambda r: o(r)["duringCall"] and o(r)["onMainActor"] == (r["calledFrom"] == MAIN))
     claim("Inline on the main actor happens only when the call is made on the main actor: from a "
           "background thread, every main-actor handler is queued, and the call does not wait "
           "for it.",
@@ -126,13 +139,13 @@ def notes(records):
           "own code, except a `Broadcaster` observer registered from the actor's own code: a "
           "`notify` made there calls it inline (`notify` takes the caller's isolation; `post` "
           "does not).",
-          lambda r: o(r)["onActor"],
+          lambda r: o(r)["onActor"] and not work(r),
           lambda r: not o(r)["duringCall"] or (r["module"] == "EventBroadcast"
                                                and r["calledFrom"] == ACTOR_CALL))
     claim("An async handler is always queued, never run inline, even one written in `@MainActor` "
-          "code for a call made on the main actor; so is the code after an `await` of `next` or "
-          "of `values`.",
-          lambda r: "async" in r["form"] or "await" in r["form"],
+          "code for a call made on the main actor; so is the code after an `await` of `next`, of "
+          "`values` or of `verified`.",
+          lambda r: ("async" in r["form"] or "await" in r["form"]) and not work(r),
           lambda r: not o(r)["duringCall"])
     claim("With `.mainActor` delivery, a handler written in nonisolated code runs inline when the "
           "call is made on the main actor, and is queued there otherwise.",
@@ -143,8 +156,33 @@ def notes(records):
           lambda r: not o(r)["duringCall"] and o(r)["calls"] > 0,
           lambda r: o(r)["callWaited"] == ("send" in r["trigger"]))
     claim("`.queue(q)` runs the handler on `q` (written in nonisolated code).",
-          lambda r: "`.queue(q)`" in r["delivery"] and r["writtenIn"] == NONISOLATED,
+          lambda r: r["delivery"].startswith("`.queue(q)`") and r["writtenIn"] == NONISOLATED,
           lambda r: o(r)["onQueue"])
+    claim("A call made in an actor that is neither the main actor nor the handler's reaches "
+          "every handler as a call from a background thread does: the same handlers run inline, "
+          "inside the call, and the others are queued in the same place.",
+          lambda r: r["calledFrom"] == OTHER and r["id"] in background,
+          lambda r: o(r) == o(background[r["id"]]))
+    claim("A conditioner's handler written in nonisolated code (`onVerified`, `onIgnored`, "
+          "`onArrival`) runs inline in the call that caused it (`check`, `ignore`, `arrive`, a "
+          "counted notification), before that call returns.",
+          lambda r: (r["module"] == "EventConditions" and r["writtenIn"] == NONISOLATED
+                     and r["delivery"] == "—" and "await" not in r["form"]),
+          lambda r: o(r)["duringCall"])
+    claim("The closure of `verified(after:)` and of `verified(timeout:after:)`, `async` or not, "
+          "runs once, inline, in the call, on the caller's actor.",
+          work, lambda r: (o(r)["duringCall"] and o(r)["calls"] == 1
+                           and o(r)["onMainActor"] == (r["calledFrom"] == MAIN)
+                           and o(r)["onActor"] == (r["calledFrom"] == OTHER)))
+    claim("A drop is reported where it is made: the first drop of a burst by the call that "
+          "drops, which runs the report's nonisolated handlers inline, on its thread, before it "
+          "returns (a `drops` handler written in `@MainActor` code runs on the main actor, "
+          "queued unless the call is made there); the later drops of the burst, added up into "
+          "one report, on the dropping registration's queue, before its next call.",
+          dropping,
+          lambda r: (o(r)["onQueue"] and not o(r)["duringCall"]) if ".later" in r["id"] else (
+              o(r)["duringCall"] if r["writtenIn"] == NONISOLATED or plain(r) else
+              o(r)["onMainActor"] and o(r)["duringCall"] == (r["calledFrom"] == MAIN)))
     claim("`EventTesting`'s recorders record on the posting thread: what was posted is in the "
           "recorder when `post` returns.",
           lambda r: r["module"] == "EventTesting", lambda r: o(r)["duringCall"])
@@ -157,15 +195,16 @@ def render(records):
         module_records = [r for r in records if r["module"] == module]
         if not module_records:
             continue
-        on_actor = any(r["calledFrom"] == ACTOR_CALL for r in module_records)
+        places = [(key, title) for key, title in PLACES
+                  if any(r["calledFrom"] == key for r in module_records)]
         lines += [f"### {module}", "",
-                  "| Form | Written in | Delivery | Made by | Called from a background thread "
-                  "| Called on the main actor |" + (" Called in the observing actor |" if on_actor else ""),
-                  "|---|---|---|---|---|---|" + ("---|" if on_actor else "")]
-        for first, background, main, actor in rows(module_records):
+                  "| Form | Written in | Delivery | Made by | "
+                  + " | ".join(title for _, title in places) + " |",
+                  "|---|---|---|---|" + "---|" * len(places)]
+        for first, by_place in rows(module_records):
             lines.append(f"| {first['form']} | {written(first)} | {first['delivery']} | "
-                         f"{first['trigger']} | {cell(background)} | {cell(main)} |"
-                         + (f" {cell(actor)} |" if on_actor else ""))
+                         f"{first['trigger']} | "
+                         + " | ".join(cell(by_place.get(key)) for key, _ in places) + " |")
         lines.append("")
     lines += ["### What the record shows", ""] + notes(records) + ["", END]
     return "\n".join(lines)

@@ -7,8 +7,8 @@ import Foundation
 import Synchronization
 import Testing
 
-// Every registration and delivery form of every module, triggered from a background thread and
-// from the main actor, with where each handler ran: the record behind
+// Every registration and delivery form of every module, triggered from a background thread, from
+// the main actor and from another actor, with where each handler ran: the record behind
 // Docs/Events.docc/WhatRunsWhere.md. `EVENTS_WRITE_WHAT_RUNS_WHERE=1 swift test --filter
 // WhatRunsWhere` rewrites Docs/what-runs-where.json; otherwise the test fails where what it sees
 // differs from that file, and `python3 Docs/what-runs-where.py` renders the file into the article.
@@ -17,7 +17,7 @@ import Testing
 // triggering call waits (bounded) until that call has returned, so "the call returned before
 // the handler ran" never depends on which thread wins; a post from the background thread is
 // made while the main actor is blocked waiting for that thread, so nothing reaches the main
-// actor before it returns.
+// actor before it returns, and a handler queued elsewhere that runs first waits for it.
 
 /// What a handler saw of the thread it ran on, and of the call that caused it.
 struct Observation: Codable, Equatable, Sendable {
@@ -60,7 +60,9 @@ final class Probe: Sendable {
   private let returned = DispatchGroup()
   private let seen = Mutex<[Observation]>([])
   private let finished = Mutex(0)
-  @TaskLocal static var awaitedCall: Int?
+  /// The task of an awaited triggering call while it runs: a handler in that task is inside it
+  /// (a `Task` the call starts inherits task-locals, so they cannot tell).
+  private let awaitingTask = Mutex<Int?>(nil)
 
   init(holdsUntilReturn: Bool) {
     id = nextProbeID.withLock {
@@ -78,8 +80,10 @@ final class Probe: Sendable {
   func hit(onActor: Bool = false) {
     let marks = Thread.current.threadDictionary
     // A thread mark for a synchronous call; for an awaited one, whose thread may go on to other
-    // work once it suspends, a task-local value instead.
-    let during = (marks[inCallKey] as? Int) == id || Probe.awaitedCall == id
+    // work once it suspends, its task instead.
+    let task = withUnsafeCurrentTask { $0?.hashValue }
+    let during =
+      (marks[inCallKey] as? Int) == id || (task != nil && task == awaitingTask.withLock { $0 })
     let observation = Observation(
       calls: 1, duringCall: during, onMainActor: MainActorDetection.isOnMainActor,
       onQueue: DispatchQueue.getSpecific(key: queueKey) == id, onActor: onActor,
@@ -98,6 +102,17 @@ final class Probe: Sendable {
     mark()
     body()
     return unmark()
+  }
+
+  /// Runs an awaited triggering call with its task marked as inside it.
+  func awaitCall(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async -> Void
+  ) async -> Int {
+    let task = withUnsafeCurrentTask { $0?.hashValue }
+    awaitingTask.withLock { $0 = task }
+    await body()
+    awaitingTask.withLock { $0 = nil }
+    return returnedNow()
   }
 
   private func mark() {
@@ -138,8 +153,9 @@ final class Probe: Sendable {
 struct Wiring {
   var keep: [Any]
   var trigger: @Sendable () -> Void
-  /// A trigger that must be awaited (`send`), made from the main actor only.
-  var asyncTrigger: (@MainActor () async -> Void)? = nil
+  /// A trigger that must be awaited (`send`, `verified(after:)`), made on the actor it is given:
+  /// the main actor or another actor, never a bare thread.
+  var asyncTrigger: (@Sendable (isolated any Actor) async -> Void)? = nil
   /// The observing actor, and the trigger as its own code makes it (`#isolation` is the actor).
   var onActor: (ProbeActor, @Sendable (isolated ProbeActor) -> Void)? = nil
 }
@@ -147,6 +163,8 @@ struct Wiring {
 enum CalledFrom: String, CaseIterable {
   case background = "a background thread"
   case mainActor = "the main actor"
+  /// An actor that is neither the main actor nor the handler's.
+  case otherActor = "another actor"
   case actor = "the observing actor"
 }
 
@@ -160,7 +178,7 @@ struct WhereCase {
   var trigger: String
   var calls = 1
   var holdsUntilReturn = true
-  var from: [CalledFrom] = [.background, .mainActor]
+  var from: [CalledFrom] = [.background, .mainActor, .otherActor]
   var wire: @MainActor (Probe) async -> Wiring
 }
 
@@ -202,6 +220,54 @@ actor ProbeActor: PingStore, Ping {
   /// Makes the triggering call in the actor's own code.
   func perform(_ probe: Probe, _ body: @Sendable (isolated ProbeActor) -> Void) -> Int {
     probe.call { body(self) }
+  }
+}
+
+/// An actor that makes the triggering call and observes nothing: neither the main actor nor
+/// any handler's.
+actor PostingActor {
+  /// State of the actor's own, which `verify`'s closures use, as an actor's code would.
+  private var worked = 0
+
+  /// Waits for `receiver` with a `work` closure written in this actor's code; each completes
+  /// the set itself, so the wait ends.
+  func verify(_ form: WaitForm, _ receiver: NotificationReceiver, _ probe: Probe) async {
+    // `onActor`: the closure uses the actor's state synchronously, which compiles only if it
+    // runs on the actor.
+    switch form {
+    case .sync:
+      await receiver.verified {
+        worked += 1
+        probe.hit(onActor: true)
+        _ = receiver.check("a")
+      }
+    case .timeout:
+      try? await receiver.verified(timeout: .seconds(20)) {
+        worked += 1
+        probe.hit(onActor: true)
+        _ = receiver.check("a")
+      }
+    case .async:
+      await receiver.verified { () async in
+        worked += 1
+        probe.hit(onActor: true)
+        _ = receiver.check("a")
+      }
+    case .asyncTimeout:
+      try? await receiver.verified(timeout: .seconds(20)) { () async in
+        worked += 1
+        probe.hit(onActor: true)
+        _ = receiver.check("a")
+      }
+    }
+  }
+
+  func perform(_ probe: Probe, _ body: @Sendable () -> Void) -> Int {
+    probe.call(body)
+  }
+
+  func perform(_ probe: Probe, _ body: @Sendable (isolated any Actor) async -> Void) async -> Int {
+    await probe.awaitCall { await body(self) }
   }
 }
 
@@ -248,8 +314,10 @@ enum Nonisolated {
   static func subscribeAsync(_ event: Event<Int>, _ probe: Probe) -> Subscription {
     event.subscribe { _ async in probe.hit() }
   }
-  static func onObservedChange(_ event: Event<Int>, _ probe: Probe) -> Subscription {
-    event.onObservedChange { observed in if observed { probe.hit() } }
+  static func onObservedChange(
+    _ event: Event<Int>, _ probe: Probe, when value: Bool = true
+  ) -> Subscription {
+    event.onObservedChange { observed in if observed == value { probe.hit() } }
   }
   static func reentrant(_ event: Event<Int>, _ probe: Probe) -> [Subscription] {
     [
@@ -306,6 +374,104 @@ enum Nonisolated {
   static func onArrival(_ receiver: NotificationReceiver, _ probe: Probe) -> Subscription {
     receiver.onArrival { _ in probe.hit() }
   }
+
+  // The drop reports of a `.queue(q)` registration: each handler reports only the report of
+  // `count` drops, the one its case is about.
+  static func subscribeSilently(_ event: Event<Int>) -> Subscription {
+    event.subscribe { _ in }
+  }
+  static func drops(_ event: Event<Int>, _ probe: Probe, count: Int) -> Subscription {
+    event.drops.subscribe { drop in if drop.count == count { probe.hit() } }
+  }
+  static func subscribeSilently(_ channel: KeyedEvent<Int, Int>.Channel) -> Subscription {
+    channel.subscribe { _ in }
+  }
+  static func drops(_ event: KeyedEvent<Int, Int>, _ probe: Probe, count: Int) -> Subscription {
+    event.drops.subscribe { report in if report.1.count == count { probe.hit() } }
+  }
+  static func register(_ hub: Broadcaster, _ observer: SilentObserver, on queue: DispatchQueue)
+    -> Subscription
+  {
+    hub.register((any Ping).self, observer: observer, delivery: .queue(queue))
+  }
+  static func onDrop(_ hub: Broadcaster, _ probe: Probe, count: Int) -> Subscription {
+    hub.onDrop { drop in if drop.count == count { probe.hit() } }
+  }
+  static func observeSilently(
+    _ center: NotificationCenter, _ name: Notification.Name, on queue: DispatchQueue
+  ) -> Subscription {
+    center.observe(name, delivery: .queue(queue), backlog: .dropOldest(1)) { _ in }
+  }
+  static func onDrop(_ center: NotificationCenter, _ probe: Probe, count: Int) -> Subscription {
+    center.onDrop { drop in if drop.count == count { probe.hit() } }
+  }
+
+  /// Waits for the set in a task off any actor, then reports.
+  static func afterVerified(
+    _ receiver: NotificationReceiver, _ probe: Probe, waiting: Flag
+  ) -> Task<Void, Never> {
+    Task.detached {
+      await receiver.verified(after: { waiting.set() })
+      probe.hit()
+    }
+  }
+}
+
+/// An observer whose calls are not what its case records.
+final class SilentObserver: Ping, Sendable {
+  func ping() {}
+}
+
+/// The forms of `verified` that take a `work` closure.
+enum WaitForm: Sendable {
+  case sync, timeout, async, asyncTimeout
+}
+
+/// Waits for `receiver` with a `work` closure written in `@MainActor` code; each completes the
+/// set itself, so the wait ends.
+@MainActor func verifyOnMainActor(
+  _ form: WaitForm, _ receiver: NotificationReceiver, _ probe: Probe
+) async {
+  switch form {
+  case .sync:
+    await receiver.verified {
+      probe.hit()
+      _ = receiver.check("a")
+    }
+  case .timeout:
+    try? await receiver.verified(timeout: .seconds(20)) {
+      probe.hit()
+      _ = receiver.check("a")
+    }
+  case .async:
+    await receiver.verified { () async in
+      probe.hit()
+      _ = receiver.check("a")
+    }
+  case .asyncTimeout:
+    try? await receiver.verified(timeout: .seconds(20)) { () async in
+      probe.hit()
+      _ = receiver.check("a")
+    }
+  }
+}
+
+/// A flag that a task sets and the test waits for.
+final class Flag: Sendable {
+  private let value = Mutex(false)
+  func set() { value.withLock { $0 = true } }
+  var isSet: Bool { value.withLock { $0 } }
+}
+
+/// Holds a serial queue busy, bounded, so that the calls queued behind it wait and a bounded
+/// backlog drops; the case's trigger releases it.
+final class QueueBlock: Sendable {
+  private let released = Signal()
+  init(_ queue: DispatchQueue) {
+    let released = released
+    queue.async { _ = released.wait(seconds: 20) }
+  }
+  func release() { released.fire() }
 }
 
 /// Waits, bounded, without holding the main actor.
@@ -331,6 +497,7 @@ private func fresh() -> Notification.Name {
 private let nonisolated = "nonisolated code"
 private let mainActorCode = "@MainActor code"
 private let anActor = "an actor"
+private let callersCode = "the caller's code"
 
 @MainActor private var eventCases: [WhereCase] {
   func subscribe(_ delivery: DeliveryKind, _ name: String) -> WhereCase {
@@ -428,7 +595,8 @@ private let anActor = "an actor"
     WhereCase(
       id: "event.register.actor", module: "EventTyped",
       form: "`register(actor) { me, value in … }`", writtenIn: anActor,
-      delivery: "`.synchronous`", trigger: "`post`", from: [.background, .mainActor, .actor]
+      delivery: "`.synchronous`", trigger: "`post`",
+      from: [.background, .mainActor, .otherActor, .actor]
     ) { probe in
       let event = Event<Int>()
       let actor = ProbeActor(probe)
@@ -514,6 +682,26 @@ private let anActor = "an actor"
       return Wiring(keep: [event, token, tokens]) { tokens.keep(event.subscribe { _ in }) }
     },
     WhereCase(
+      id: "event.onObservedChange.mainActorCode", module: "EventTyped",
+      form: "`onObservedChange { … }`", writtenIn: mainActorCode, delivery: "—",
+      trigger: "The first `subscribe`"
+    ) { probe in
+      let event = Event<Int>()
+      // A plain `@Sendable` closure: written here, it still takes no isolation.
+      let token = event.onObservedChange { observed in if observed { probe.hit() } }
+      let tokens = TokenBox()
+      return Wiring(keep: [event, token, tokens]) { tokens.keep(event.subscribe { _ in }) }
+    },
+    WhereCase(
+      id: "event.onObservedChange.cancel", module: "EventTyped", form: "`onObservedChange { … }`",
+      writtenIn: nonisolated, delivery: "—", trigger: "The last `cancel()`"
+    ) { probe in
+      let event = Event<Int>()
+      let subscription = event.subscribe { _ in }
+      let token = Nonisolated.onObservedChange(event, probe, when: false)
+      return Wiring(keep: [event, token]) { subscription.cancel() }
+    },
+    WhereCase(
       id: "event.replay", module: "EventTyped",
       form: "`subscribe { … }` on `Event(replay: .latest)`, receiving the replay",
       writtenIn: nonisolated, delivery: "`.synchronous`", trigger: "`subscribe` itself"
@@ -546,20 +734,24 @@ private let anActor = "an actor"
     WhereCase(
       id: "event.send.queue", module: "EventTyped", form: "`subscribe { … }`",
       writtenIn: nonisolated, delivery: "`.queue(q)`", trigger: "`await send`",
-      holdsUntilReturn: false, from: [.mainActor]
+      holdsUntilReturn: false, from: [.mainActor, .otherActor]
     ) { probe in
       let event = Event<Int>(delivery: .queue(probe.queue))
       let token = Nonisolated.subscribe(event, probe)
-      return Wiring(keep: [event, token], trigger: {}) { _ = await event.send(1) }
+      return Wiring(keep: [event, token], trigger: {}) { caller in
+        _ = await event.send(1, isolation: caller)
+      }
     },
     WhereCase(
       id: "event.send.isolated", module: "EventTyped", form: "`subscribe { … }`",
       writtenIn: mainActorCode, delivery: "`.synchronous`", trigger: "`await send`",
-      holdsUntilReturn: false, from: [.mainActor]
+      holdsUntilReturn: false, from: [.mainActor, .otherActor]
     ) { probe in
       let event = Event<Int>()
       let token = event.subscribe { _ in probe.hit() }
-      return Wiring(keep: [event, token], trigger: {}) { _ = await event.send(1) }
+      return Wiring(keep: [event, token], trigger: {}) { caller in
+        _ = await event.send(1, isolation: caller)
+      }
     },
     WhereCase(
       id: "keyed.subscribe", module: "EventTyped", form: "`events[key].subscribe { … }`",
@@ -651,7 +843,7 @@ enum DeliveryKind: Equatable {
       id: "broadcaster.register.actor", module: "EventBroadcast",
       form: "`register(P.self, observer: self)` in an actor's own code", writtenIn: anActor,
       delivery: "`.synchronous`", trigger: "`notify { $0.method() }`",
-      from: [.background, .mainActor, .actor]
+      from: [.background, .mainActor, .otherActor, .actor]
     ) { probe in
       let hub = Broadcaster()
       let actor = ProbeActor(probe)
@@ -749,7 +941,8 @@ enum DeliveryKind: Equatable {
     WhereCase(
       id: "center.observe.actor", module: "EventRAII",
       form: "`observe(name, owner: actor) { me, note in … }`", writtenIn: anActor,
-      delivery: "`.synchronous`", trigger: "`center.post`", from: [.background, .mainActor, .actor]
+      delivery: "`.synchronous`", trigger: "`center.post`",
+      from: [.background, .mainActor, .otherActor, .actor]
     ) { probe in
       let center = NotificationCenter()
       let name = fresh()
@@ -848,6 +1041,212 @@ enum DeliveryKind: Equatable {
   ]
 }
 
+/// The conditioner forms that wait: the closure that `verified(after:)` runs, and the code after
+/// its `await`; and the handlers of forms that reach many receivers.
+@MainActor private var waitCases: [WhereCase] {
+  func work(_ form: WaitForm, _ name: String) -> WhereCase {
+    WhereCase(
+      id: "receiver.verified.work.\(form)", module: "EventConditions", form: name,
+      writtenIn: callersCode, delivery: "—", trigger: "The call itself",
+      from: [.mainActor, .otherActor]
+    ) { probe in
+      let receiver = receiver()
+      return Wiring(keep: [receiver], trigger: {}) { caller in
+        // The closure is written in the caller's own code, as a user writes it: a closure
+        // handed an `isolated` parameter would not inherit its isolation.
+        if let poster = caller as? PostingActor {
+          await poster.verify(form, receiver, probe)
+        } else {
+          await verifyOnMainActor(form, receiver, probe)
+        }
+      }
+    }
+  }
+  return [
+    work(.sync, "The closure of `await verified(after:)`"),
+    work(.timeout, "The closure of `try await verified(timeout:after:)`"),
+    work(.async, "The `async` closure of `await verified(after:)`"),
+    work(.asyncTimeout, "The `async` closure of `try await verified(timeout:after:)`"),
+    WhereCase(
+      id: "receiver.verified.resume.mainActor", module: "EventConditions",
+      form: "The code after `await verified(after:)`", writtenIn: mainActorCode, delivery: "—",
+      trigger: "`check(name)`"
+    ) { probe in
+      let receiver = receiver()
+      let waiting = Flag()
+      let task = Task { @MainActor in
+        await receiver.verified(after: { waiting.set() })
+        probe.hit()
+      }
+      await until { waiting.isSet }
+      return Wiring(keep: [receiver, task]) { _ = receiver.check("a") }
+    },
+    WhereCase(
+      id: "receiver.verified.resume.detached", module: "EventConditions",
+      form: "The code after `await verified(after:)`, in a detached task",
+      writtenIn: nonisolated, delivery: "—", trigger: "`check(name)`"
+    ) { probe in
+      let receiver = receiver()
+      let waiting = Flag()
+      let task = Nonisolated.afterVerified(receiver, probe, waiting: waiting)
+      await until { waiting.isSet }
+      return Wiring(keep: [receiver, task]) { _ = receiver.check("a") }
+    },
+    WhereCase(
+      id: "receiver.onVerified.shared", module: "EventConditions",
+      form: "`onVerified { … }`, for a `SharedConditioners` conditioner", writtenIn: nonisolated,
+      delivery: "—", trigger: "`registry.arrive(name)`"
+    ) { probe in
+      let registry = SharedConditioners()
+      let receiver = NotificationReceiver()
+      receiver.add(registry.conditioner("a"))
+      let token = Nonisolated.onVerified(receiver, probe)
+      return Wiring(keep: [registry, receiver, token]) { registry.arrive("a") }
+    },
+    WhereCase(
+      id: "receiver.onIgnored.broadcast", module: "EventConditions", form: "`onIgnored { … }`",
+      writtenIn: nonisolated, delivery: "—", trigger: "`NotificationReceiver.ignore(name)`"
+    ) { probe in
+      // A name of its own: the broadcast reaches every live receiver of the process.
+      let name = fresh().rawValue
+      let receiver = receiver(name)
+      let token = Nonisolated.onIgnored(receiver, probe)
+      return Wiring(keep: [receiver, token]) { NotificationReceiver.ignore(name) }
+    },
+  ]
+}
+
+/// The handlers of drop reports, for a `.queue(q)` registration whose `.dropOldest(1)` backlog
+/// drops: the first drop of a burst is reported by the call that drops; the later ones, added
+/// up, before the registration's next call.
+@MainActor private var dropCases: [WhereCase] {
+  let first = "The `post` that drops"
+  let later = "The registration's next call"
+  let reports = "Reports of `.queue(q)`, `.dropOldest(1)`"
+  let burst = ["first": "first drop of a burst", "later": "later drops of a burst"]
+  func event(_ id: String, _ trigger: String, count: Int) -> WhereCase {
+    WhereCase(
+      id: "event.drops.\(id)", module: "EventTyped",
+      form: "`drops.subscribe { … }`, for the \(burst[id]!)", writtenIn: nonisolated,
+      delivery: reports, trigger: trigger
+    ) { probe in
+      let event = Event<Int>(delivery: .queue(probe.queue), backlog: .dropOldest(1))
+      let block = QueueBlock(probe.queue)
+      let tokens = [
+        Nonisolated.subscribeSilently(event), Nonisolated.drops(event, probe, count: count),
+      ]
+      // 1 waits behind the block; 2 drops it (a report of 1); 3 and 4 drop 2 and 3.
+      event.post(1)
+      if count == 1 {
+        return Wiring(keep: [event, tokens, block]) {
+          event.post(2)
+          block.release()
+        }
+      }
+      for value in 2...4 { event.post(value) }
+      return Wiring(keep: [event, tokens, block]) { block.release() }
+    }
+  }
+  func hub(_ id: String, _ trigger: String, count: Int, isolated: Bool = false) -> WhereCase {
+    WhereCase(
+      id: "broadcaster.onDrop.\(id)" + (isolated ? ".mainActorCode" : ""),
+      module: "EventBroadcast", form: "`onDrop { … }`, for the \(burst[id]!)",
+      writtenIn: isolated ? mainActorCode : nonisolated, delivery: reports, trigger: trigger
+    ) { probe in
+      let hub = Broadcaster(backlog: .dropOldest(1))
+      let observer = SilentObserver()
+      let block = QueueBlock(probe.queue)
+      let tokens = [
+        Nonisolated.register(hub, observer, on: probe.queue),
+        // A plain `@Sendable` closure: written here, it still takes no isolation.
+        isolated
+          ? hub.onDrop { drop in if drop.count == count { probe.hit() } }
+          : Nonisolated.onDrop(hub, probe, count: count),
+      ]
+      let notify: @Sendable () -> Void = { hub.notify((any Ping).self) { $0.ping() } }
+      notify()
+      if count == 1 {
+        return Wiring(keep: [hub, observer, tokens, block]) {
+          notify()
+          block.release()
+        }
+      }
+      for _ in 2...4 { notify() }
+      return Wiring(keep: [hub, observer, tokens, block]) { block.release() }
+    }
+  }
+  func center(_ id: String, _ trigger: String, count: Int, isolated: Bool = false) -> WhereCase {
+    WhereCase(
+      id: "center.onDrop.\(id)" + (isolated ? ".mainActorCode" : ""), module: "EventRAII",
+      form: "`onDrop { … }`, for the \(burst[id]!)",
+      writtenIn: isolated ? mainActorCode : nonisolated, delivery: reports, trigger: trigger
+    ) { probe in
+      let center = NotificationCenter()
+      let name = fresh()
+      let block = QueueBlock(probe.queue)
+      let tokens = [
+        Nonisolated.observeSilently(center, name, on: probe.queue),
+        isolated
+          ? center.onDrop { drop in if drop.count == count { probe.hit() } }
+          : Nonisolated.onDrop(center, probe, count: count),
+      ]
+      let post: @Sendable () -> Void = { center.post(name: name, object: nil) }
+      post()
+      if count == 1 {
+        return Wiring(keep: [center, tokens, block]) {
+          post()
+          block.release()
+        }
+      }
+      for _ in 2...4 { post() }
+      return Wiring(keep: [center, tokens, block]) { block.release() }
+    }
+  }
+  return [
+    event("first", first, count: 1),
+    event("later", later, count: 2),
+    WhereCase(
+      id: "event.drops.first.isolated", module: "EventTyped",
+      form: "`drops.subscribe { … }`, for the first drop of a burst", writtenIn: mainActorCode,
+      delivery: reports, trigger: first
+    ) { probe in
+      let event = Event<Int>(delivery: .queue(probe.queue), backlog: .dropOldest(1))
+      let block = QueueBlock(probe.queue)
+      let tokens = [
+        Nonisolated.subscribeSilently(event),
+        event.drops.subscribe { drop in if drop.count == 1 { probe.hit() } },
+      ]
+      event.post(1)
+      return Wiring(keep: [event, tokens, block]) {
+        event.post(2)
+        block.release()
+      }
+    },
+    WhereCase(
+      id: "keyed.drops.first", module: "EventTyped",
+      form: "A keyed event's `drops.subscribe { … }`, for the first drop of a burst",
+      writtenIn: nonisolated, delivery: reports, trigger: "The `post(_:to:)` that drops"
+    ) { probe in
+      let event = KeyedEvent<Int, Int>(delivery: .queue(probe.queue), backlog: .dropOldest(1))
+      let block = QueueBlock(probe.queue)
+      let tokens = [
+        Nonisolated.subscribeSilently(event[7]), Nonisolated.drops(event, probe, count: 1),
+      ]
+      event.post(1, to: 7)
+      return Wiring(keep: [event, tokens, block]) {
+        event.post(2, to: 7)
+        block.release()
+      }
+    },
+    hub("first", "The `notify` that drops", count: 1),
+    hub("later", later, count: 2),
+    hub("first", "The `notify` that drops", count: 1, isolated: true),
+    center("first", "The `center.post` that drops", count: 1),
+    center("later", later, count: 2),
+    center("first", "The `center.post` that drops", count: 1, isolated: true),
+  ]
+}
+
 @MainActor private var recorderCases: [WhereCase] {
   [
     WhereCase(
@@ -908,10 +1307,16 @@ private let recordURL = URL(fileURLWithPath: #filePath)
     finishedAtReturn = await actor.perform(probe, trigger)
   case .mainActor:
     if let asyncTrigger = wiring.asyncTrigger {
-      await Probe.$awaitedCall.withValue(probe.id) { await asyncTrigger() }
-      finishedAtReturn = probe.returnedNow()
+      finishedAtReturn = await probe.awaitCall { await asyncTrigger(MainActor.shared) }
     } else {
       finishedAtReturn = probe.call(wiring.trigger)
+    }
+  case .otherActor:
+    let poster = PostingActor()
+    if let asyncTrigger = wiring.asyncTrigger {
+      finishedAtReturn = await poster.perform(probe, asyncTrigger)
+    } else {
+      finishedAtReturn = await poster.perform(probe, wiring.trigger)
     }
   }
   await until { probe.count >= whereCase.calls }
@@ -926,7 +1331,10 @@ private let recordURL = URL(fileURLWithPath: #filePath)
 @Test("What runs where: every form's handler runs where Docs/what-runs-where.json says")
 func whatRunsWhere() async throws {
   var records: [WhereRecord] = []
-  for whereCase in eventCases + broadcastCases + centerCases + conditionCases + recorderCases {
+  let cases =
+    eventCases + broadcastCases + centerCases + conditionCases + waitCases + dropCases
+    + recorderCases
+  for whereCase in cases {
     for place in whereCase.from {
       records.append(await run(whereCase, from: place))
     }
