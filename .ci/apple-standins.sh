@@ -38,8 +38,13 @@ language=(
 mkdir -p "$out/HeapStatistics"
 printf 'module HeapStatistics {\n  umbrella "%s"\n  export *\n}\n' \
   "$PWD/Tests/HeapStatistics/include" >"$out/HeapStatistics/module.modulemap"
+# EventCore's C target (Sources/CEventCore) the same way.
+mkdir -p "$out/CEventCore"
+printf 'module CEventCore {\n  umbrella "%s"\n  export *\n}\n' \
+  "$PWD/Sources/CEventCore/include" >"$out/CEventCore/module.modulemap"
 flags=("${language[@]}" -package-name events -enable-testing -I "$out/modules"
-  -Xcc "-fmodule-map-file=$out/HeapStatistics/module.modulemap")
+  -Xcc "-fmodule-map-file=$out/HeapStatistics/module.modulemap"
+  -Xcc "-fmodule-map-file=$out/CEventCore/module.modulemap")
 
 # SwiftUI re-exports Combine, so Combine comes first.
 for name in ObjectiveC CoreGraphics UIKit Combine SwiftUI RealityKit; do
