@@ -266,8 +266,8 @@ extension NotificationCenter {
   /// It keeps a name written `.init("…")` from changing which form Swift picks. Looked up in
   /// `Notification.Name?`, the initializer is found through the optional, which the type checker
   /// counts against the form it tried first; a `@MainActor` method registered off the main actor
-  /// then got this nonisolated form instead of its `@MainActor` twin, and compiled. Here the name
-  /// needs no unwrapping, so the method's isolation decides, as it does for every other spelling.
+  /// could then get the nonisolated form instead of its `@MainActor` twin, and compile. Here the
+  /// name needs no unwrapping, so the method's isolation decides, as for every other spelling.
   public func observe<Target: AnyObject & Sendable>(
     _ name: Notification.Name, object: AnyObject? = nil, target: Target,
     action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous,
