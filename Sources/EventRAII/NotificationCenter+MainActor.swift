@@ -93,4 +93,38 @@ extension NotificationCenter {
       name, object: object, target: target, action: method, delivery: delivery,
       backlog: backlog, isolation: MainActor.shared, fileID: fileID, line: line)
   }
+
+  /// The `@MainActor` target-action form for a name that is not optional; the same as
+  /// ``observe(_:object:target:action:delivery:backlog:fileID:line:)-meux``.
+  ///
+  /// It pairs with the nonisolated form for a name that is not optional, so that a name written
+  /// `.init("…")` leaves the choice between the two to the method's isolation: off the main
+  /// actor, a `@MainActor` method does not compile whichever way the name is spelled.
+  @MainActor
+  public func observe<Target: AnyObject & Sendable>(
+    _ name: Notification.Name, object: AnyObject? = nil, target: Target,
+    action: @escaping (Target) -> @MainActor (Notification) -> Void,
+    delivery: Delivery = .synchronous, backlog: Backlog = .unbounded,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Subscription {
+    let method = action as (Target) -> (Notification) -> Void
+    return observe(
+      Optional(name), object: object, target: target, action: method, delivery: delivery,
+      backlog: backlog, isolation: MainActor.shared, fileID: fileID, line: line)
+  }
+
+  /// The `@MainActor` target-action form for a name that is not optional and a method that
+  /// takes no argument; see the form above.
+  @MainActor
+  public func observe<Target: AnyObject & Sendable>(
+    _ name: Notification.Name, object: AnyObject? = nil, target: Target,
+    action: @escaping (Target) -> @MainActor () -> Void,
+    delivery: Delivery = .synchronous, backlog: Backlog = .unbounded,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Subscription {
+    let method = action as (Target) -> () -> Void
+    return observe(
+      Optional(name), object: object, target: target, action: method, delivery: delivery,
+      backlog: backlog, isolation: MainActor.shared, fileID: fileID, line: line)
+  }
 }

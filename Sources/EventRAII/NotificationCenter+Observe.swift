@@ -250,6 +250,40 @@ extension NotificationCenter {
     }
   }
 
+  /// The target-action form for a name that is not optional; the same as
+  /// ``observe(_:object:target:action:delivery:backlog:isolation:fileID:line:)-5q37g``.
+  ///
+  /// It keeps a name written `.init("…")` from changing which form Swift picks. Looked up in
+  /// `Notification.Name?`, the initializer is found through the optional, which the type checker
+  /// counts against the form it tried first; a `@MainActor` method registered off the main actor
+  /// could then get the nonisolated form instead of its `@MainActor` twin, and compile. Here the
+  /// name needs no unwrapping, so the method's isolation decides, as for every other spelling.
+  public func observe<Target: AnyObject & Sendable>(
+    _ name: Notification.Name, object: AnyObject? = nil, target: Target,
+    action: @escaping (Target) -> (Notification) -> Void, delivery: Delivery = .synchronous,
+    backlog: Backlog = .unbounded, isolation: (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Subscription {
+    observe(
+      Optional(name), object: object, target: target, action: action, delivery: delivery,
+      backlog: backlog, isolation: isolation, fileID: fileID, line: line)
+  }
+
+  /// The target-action form for a name that is not optional and a method that takes no
+  /// argument; the same as
+  /// ``observe(_:object:target:action:delivery:backlog:isolation:fileID:line:)-7sbrq``, and here
+  /// for the reason the form above is.
+  public func observe<Target: AnyObject & Sendable>(
+    _ name: Notification.Name, object: AnyObject? = nil, target: Target,
+    action: @escaping (Target) -> () -> Void, delivery: Delivery = .synchronous,
+    backlog: Backlog = .unbounded, isolation: (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Subscription {
+    observe(
+      Optional(name), object: object, target: target, action: action, delivery: delivery,
+      backlog: backlog, isolation: isolation, fileID: fileID, line: line)
+  }
+
   /// Registers a handler that receives `observer`, held weakly, with each matching notification;
   /// the observation is token-held.
   func observe<Observer: AnyObject>(

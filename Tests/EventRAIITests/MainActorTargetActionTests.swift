@@ -29,4 +29,22 @@ struct MainActorTargetActionTests {
     #expect(await badge.offMainActor == 0)
     withExtendedLifetime(token) {}
   }
+
+  @Test("a name written .init(…) reaches the same form: the method runs on the main actor")
+  func initNameFromNonisolatedCode() async {
+    let center = NotificationCenter()
+    let raw = "EventRAIITests.mainActorTargetActionInitName"
+    let badge = Badge()
+    // Swift used to pick the nonisolated form for these spellings, and ran the method on the
+    // posting thread.
+    let tokens = [
+      await center.observe(.init(raw), target: badge, action: Badge.reload),
+      await center.observe(.init(rawValue: raw), target: badge, action: Badge.reload),
+    ]
+    #expect(onOtherThread { center.post(name: Notification.Name(raw), object: nil) })
+    await drainMainQueue()
+    #expect(await badge.reloads == 2)
+    #expect(await badge.offMainActor == 0)
+    withExtendedLifetime(tokens) {}
+  }
 }
