@@ -11,6 +11,11 @@ open class UILabel: UIView {
 }
 
 open class UIViewController: UIResponder {
+  public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) { super.init() }
+  public required init?(coder: NSCoder) { super.init() }
+  // Objective-C's `init()`, which calls the designated initializer with no nib.
+  public override convenience init() { self.init(nibName: nil, bundle: nil) }
+
   open var title: String?
   open var view: UIView! = UIView()
   open func viewDidLoad() {}
