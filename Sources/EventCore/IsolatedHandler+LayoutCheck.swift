@@ -55,6 +55,8 @@ extension IsolatedHandler {
         && sameLayout(IsolatedClosure<Int>.self, PlainClosure<Int>.self)
         && sameLayout(
           IsolatedObserverHandler<AnyObject, Int>.self, PlainObserverHandler<AnyObject, Int>.self)
+        && sameLayout(IsolatedBoundHandler<Anchor, Int>.self, BoundHandler<AnyObject, Int>.self)
+        && sameLayout(BoundHandler<Anchor, Int>.self, BoundHandler<AnyObject, Int>.self)
         && sameLayout(IsolatedThrowingClosure<Int>.self, PlainThrowingClosure<Int>.self)
         && sameLayout(
           IsolatedThrowingObserverHandler<AnyObject, Int>.self,
@@ -92,6 +94,22 @@ extension IsolatedHandler {
     }
     callPlain(pack, 2, "b")
 
+    // An observer's handler, erased to `AnyObject` (`BoundHandler`), through a generic function
+    // as an entry's initializer makes it: it must receive the very object it is called with.
+    let anchor = Anchor()
+    let bound: @isolated(any) (Anchor, Int) -> Void = { @Sendable object, value in
+      received.withLock { $0.append("bound \(object === anchor) \(value)") }
+    }
+    func callErased<Observer: AnyObject, Payload>(
+      _ function: @escaping @isolated(any) (Observer, Payload) -> Void, _ object: AnyObject,
+      _ payload: Payload
+    ) {
+      unsafeBitCast(
+        IsolatedBoundHandler(body: function), to: BoundHandler<AnyObject, Payload>.self
+      ).body(object, payload)
+    }
+    callErased(bound, anchor, 4)
+
     struct Thrown: Error { let value: Int }
     let throwing: @isolated(any) @Sendable (Int) throws -> Void = { @Sendable value in
       throw Thrown(value: value)
@@ -103,8 +121,11 @@ extension IsolatedHandler {
     } catch {}
 
     require(
-      received.withLock { $0 } == ["closure 1", "pack 2 b", "threw 3"],
+      received.withLock { $0 } == ["closure 1", "pack 2 b", "bound true 4", "threw 3"],
       "a call through the plain function type no longer reaches the closure with its arguments")
     return true
   }
 }
+
+/// An object for the layout check's calls to hand over.
+private final class Anchor: Sendable {}

@@ -101,6 +101,30 @@
     @usableFromInline let body: (Observer, Payload) -> Void
   }
 
+  /// A handler that receives an observer and a payload, callable without `await` on its
+  /// isolation, with the observer's type erased to `AnyObject`: the form an entry stores
+  /// (`ObserverEntry.bound`), reached without a wrapper closure or a reabstraction thunk, each
+  /// an allocation per registration.
+  ///
+  /// Reinterpreted inside a struct, as ``callable(sendable:)`` is; ``BoundHandler`` argues the
+  /// observer's erasure.
+  @inlinable
+  package static func callable<Observer: AnyObject, Payload>(
+    erasingObserver handler: @escaping @isolated(any) (Observer, Payload) -> Void
+  ) -> (AnyObject, Payload) -> Void {
+    requireVerifiedLayout()
+    return unsafeBitCast(
+      IsolatedBoundHandler(body: handler), to: BoundHandler<AnyObject, Payload>.self
+    ).body
+  }
+
+  @usableFromInline struct IsolatedBoundHandler<Observer: AnyObject, Payload> {
+    @usableFromInline let body: @isolated(any) (Observer, Payload) -> Void
+    @inlinable init(body: @escaping @isolated(any) (Observer, Payload) -> Void) {
+      self.body = body
+    }
+  }
+
   /// A throwing `@Sendable` closure handler, callable without `await` on its isolation;
   /// reinterpreted inside a struct, as ``callable(sendable:)`` is, and for the same reason. A
   /// throwing function has the representation of the non-throwing one plus the error it returns,

@@ -144,7 +144,7 @@ public import Synchronization
   ) {
     self.init(
       observer: observer, keyed: keyed, delivery: delivery, isolation: handler.isolation,
-      handler: IsolatedHandler.callable(observer: handler))
+      bound: IsolatedHandler.callable(erasingObserver: handler))
   }
 
   /// A registration that holds `observer` weakly and hands it to `handler` while it lives.
@@ -157,16 +157,25 @@ public import Synchronization
   ///   - isolation: The actor `handler` is isolated to, if any: it then always runs there.
   ///   - handler: Called with the observer and the payload while the observer lives.
   @inlinable
-  package init<Observer: AnyObject>(
+  package convenience init<Observer: AnyObject>(
     observer: Observer, keyed: Bool, delivery: Delivery, isolation: (any Actor)? = nil,
     handler: @escaping (Observer, Payload) -> Void
+  ) {
+    self.init(
+      observer: observer, keyed: keyed, delivery: delivery, isolation: isolation,
+      bound: BoundHandler(body: handler).erased)
+  }
+
+  /// A registration that holds `observer` weakly and hands it to `bound`, which was made for
+  /// its type (see ``BoundHandler``), while it lives.
+  @inlinable
+  init(
+    observer: AnyObject, keyed: Bool, delivery: Delivery, isolation: (any Actor)?,
+    bound: @escaping (AnyObject, Payload) -> Void
   ) {
     self.delivery = delivery.honouring(isolation)
     self.key = keyed ? ObjectIdentifier(observer) : nil
     self._observer = observer
-    let bound: (AnyObject, Payload) -> Void = { object, payload in
-      handler(unsafeDowncast(object, to: Observer.self), payload)
-    }
     if isolation != nil {
       let captures = IsolatedCaptures<Payload>(bound: bound)
       self.bound = { captures.bound($0, $1) }

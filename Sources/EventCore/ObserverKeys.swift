@@ -109,24 +109,29 @@
   /// Registers `entry` under `key`, in place of the entry there, if any.
   @inlinable mutating func set(_ entry: AnyObject, for key: ObjectIdentifier) {
     let bits = Self.bits(of: key)
-    let table = uniqueTable(reserving: 1)
-    let index = table.index(of: bits)
-    if table.slots[index * 2] == 0 { count += 1 }
-    table.slots[index * 2] = bits
-    table.slots[index * 2 + 1] = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+    let value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+    let added = uniqueTable(reserving: 1)._withUnsafeGuaranteedRef { table in
+      let index = table.index(of: bits)
+      let added = table.slots[index * 2] == 0
+      table.slots[index * 2] = bits
+      table.slots[index * 2 + 1] = value
+      return added
+    }
+    if added { count += 1 }
   }
 
   /// Removes the entry under `key` if it is `entry`: a newer registration of the same observer
   /// may have taken its place.
   @inlinable mutating func remove(_ entry: AnyObject, for key: ObjectIdentifier) {
     guard table != nil else { return }
-    let table = uniqueTable(reserving: 0)
-    let index = table.index(of: Self.bits(of: key))
-    guard
-      table.slots[index * 2 + 1] == UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
-    else { return }
-    table.remove(at: index)
-    count -= 1
+    let value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+    let removed = uniqueTable(reserving: 0)._withUnsafeGuaranteedRef { table in
+      let index = table.index(of: Self.bits(of: key))
+      guard table.slots[index * 2 + 1] == value else { return false }
+      table.remove(at: index)
+      return true
+    }
+    if removed { count -= 1 }
   }
 
   /// Removes every entry.
@@ -135,16 +140,18 @@
     count = 0
   }
 
-  /// The table, this value's own, with room for `more` entries at most half full.
+  /// The table, this value's own, with room for `more` entries at most half full; unretained,
+  /// since this value holds it until its next change (a retain and a release per change
+  /// otherwise).
   @inlinable @inline(__always)
-  mutating func uniqueTable(reserving more: Int) -> Table {
+  mutating func uniqueTable(reserving more: Int) -> Unmanaged<Table> {
     // Checked before `table` is bound to a local, which would count as a second reference.
-    if isKnownUniquelyReferenced(&table), let current = table,
-      (count + more) * 2 <= current.capacity
+    if isKnownUniquelyReferenced(&table), let current = table.map(Unmanaged.passUnretained),
+      (count + more) * 2 <= current._withUnsafeGuaranteedRef({ $0.capacity })
     {
       return current
     }
-    return replaceTable(reserving: more)
+    return .passUnretained(replaceTable(reserving: more))
   }
 
   /// ``uniqueTable(reserving:)`` when the table is missing, shared or too full: a new one.

@@ -103,6 +103,29 @@ extension ObserverList {
     published.store(ObserverStorage.bits(of: state.storage), ordering: .sequentiallyConsistent)
   }
 
+  /// Clears slot `index` of the current storage if no post holds it or can be about to, as
+  /// `tidy` clears pending slots; under the lock.
+  ///
+  /// A removal with nothing pending tries this first: it raises no `needsCleanup`, since it
+  /// leaves nothing to clean up. When it fails (leaving `published` down if a post may be about
+  /// to join), the removal leaves the slot pending and raises the flag before its `tidy` reads
+  /// `holders` again and publishes the storage, so the handshake is the one above.
+  ///
+  /// - Returns: Whether the slot was cleared, its entry going to `released`.
+  @inlinable
+  func clearNow(_ index: Int, in state: inout State, _ released: inout Released) -> Bool {
+    guard state.storage.holders.load(ordering: .sequentiallyConsistent) == 0,
+      takeExclusive(&state)
+    else { return false }
+    let slots = state.storage.slots
+    if slots[index] != 0 {
+      released.take(slots[index])
+      slots[index] = 0
+    }
+    publish(state)
+    return true
+  }
+
   /// Clears pending slots if the current storage is free, releases the retired storages no post
   /// holds, and lowers ``needsCleanup`` once nothing waits; under the lock.
   @inlinable

@@ -463,6 +463,11 @@ public import Synchronization
       rebuild(&state, releasing: &released)
       return
     }
+    // Nothing else waits and no post holds the storage: the slot is cleared now, without the
+    // round trip through `pending` and `tidy` (an array append and removal per change).
+    if state.pending.isEmpty && state.retired.isEmpty && clearNow(index, in: &state, &released) {
+      return
+    }
     state.pending.append(index)
     needsCleanup.store(true, ordering: .sequentiallyConsistent)
     tidy(&state, into: &released)
