@@ -32,7 +32,8 @@ extension Broadcaster {
     guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
     channel.forEachEntry { entry in
       guard entry.liveness.isLive else { return false }
-      let route = Self.route(of: entry)
+      // The mailbox of the registration's own: a shared route's is made for it here.
+      let route = Self.route(of: entry).registrationRoute(of: entry)
       if route.actorIsDead { return false }
       // A refused call (a full `.dropNewest` backlog) leaves the registration live.
       _ = route.asyncCalls.enqueue(

@@ -47,14 +47,14 @@ extension Broadcaster {
   /// - Complexity: O(*n*) in the number of registrations, plus the calls waited for.
   public func flush<P>(_ protocolType: P.Type) async {
     guard let channel = existingChannel(for: ObjectIdentifier(P.self)) else { return }
-    let routes = channel.snapshot().map { Self.route(of: $0) }
+    let entries = channel.snapshot()
     // The list waits for its `.queue(q)` registrations, one block per queue; the markers wait
     // for what the routes queue themselves, which the list's entries do not see, and for the
     // jobs of isolated bodies.
     let jobs: @Sendable (@escaping @Sendable () -> Void) -> Void = { [isolatedJobs] done in
       isolatedJobs.afterJobs(of: ObjectIdentifier(channel), done)
     }
-    await channel.flush(also: Self.flushMarkers(for: routes) + [jobs])
+    await channel.flush(also: Self.flushMarkers(for: entries) + [jobs])
   }
 
   /// Waits until every call of the notifications of `protocolType` made with the ``shared``
@@ -82,10 +82,14 @@ extension Broadcaster {
   /// One marker per mailbox with calls waiting (a bounded or an actor's registration's, an
   /// async body's), queued behind them; and one on the main queue if a call is queued there.
   private static func flushMarkers(
-    for routes: [ObserverRoute]
+    for entries: ContiguousArray<ObserverEntry<Never>>
   ) -> [@Sendable (@escaping @Sendable () -> Void) -> Void] {
     var markers: [@Sendable (@escaping @Sendable () -> Void) -> Void] = []
-    for route in routes {
+    for entry in entries {
+      // A shared route's registration that never queued a call has no route of its own.
+      guard let route = Self.route(of: entry).existingRegistrationRoute(of: entry) else {
+        continue
+      }
       // A mailbox that was never made has never queued a call.
       if let calls = route.existingCalls {
         let onMainActor = route.kind.isMainActor && route.usesMailbox
@@ -101,11 +105,11 @@ extension Broadcaster {
         }
       }
     }
-    markers.append { [routes] done in
+    markers.append { [entries] done in
       // Each call's count drops once it has run: 0 everywhere means none is outstanding.
-      // Every route's, not only the main-actor ones': a body isolated to the main actor is
-      // queued there for any registration.
-      let queued = routes.contains { $0.queuedOnMain.load(ordering: .acquiring) > 0 }
+      // Every registration's, not only the main-actor ones': a body isolated to the main actor
+      // is queued there for any registration.
+      let queued = entries.contains { $0.hasQueuedCalls }
       guard queued else { return done() }
       DispatchQueue.main.async(execute: done)
     }

@@ -27,7 +27,9 @@ extension Broadcaster {
           queue.async { drain(mailbox, of: entry, on: queue) }
         }
       }
-      countQueuedCall(of: entry, in: route, counter: route.queuedOnQueue)
+      warnIfBacklogged(
+        entry, route,
+        waiting: route.queuedOnQueue.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue)
       queue.async {
         call(entry, body)
         route.queuedOnQueue.wrappingSubtract(1, ordering: .acquiringAndReleasing)
@@ -60,7 +62,7 @@ extension Broadcaster {
       context.mainActor = MainActorDetection.isOnMainActor ? .inline : .queued
     }
     if context.mainActor == .inline {
-      if route.queuedOnMain.load(ordering: .acquiring) == 0 { return call(entry, body) }
+      if !entry.hasQueuedCalls { return call(entry, body) }
       context.mainActor = .queued
     }
     // Only a main-actor route's mailbox drains on the main actor: a body isolated to the main
@@ -70,29 +72,29 @@ extension Broadcaster {
       let outcome = route.calls.enqueueOnMainActor(
         {
           call(entry, body)
-          route.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+          entry.queuedCallRan()
         }, site: entry.site,
-        whenQueued: { route.queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing) },
+        whenQueued: { entry.queuedCallAdded() },
         call: { $0() })
       _ = outcome  // A refused call leaves the registration live, so it is not purged.
       return true
     }
-    countQueuedCall(of: entry, in: route, counter: route.queuedOnMain)
+    warnIfBacklogged(entry, route, waiting: entry.queuedCallAdded())
     DispatchQueue.main.async {
       call(entry, body)
-      route.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+      entry.queuedCallRan()
     }
     return true
   }
 
-  /// Counts a call sent straight to a queue (an unbounded backlog) in `counter`, and warns once
-  /// when the calls waiting pass ``/EventCore/EventDiagnostics/backlogWarning``.
-  private static func countQueuedCall(
-    of entry: ObserverEntry<Never>, in route: ObserverRoute, counter: borrowing Atomic<Int>
+  /// Warns once, for the registration, when the calls sent straight to a queue (an unbounded
+  /// backlog) and waiting there, `waiting` of them counting the one just sent, pass
+  /// ``/EventCore/EventDiagnostics/backlogWarning``.
+  private static func warnIfBacklogged(
+    _ entry: ObserverEntry<Never>, _ route: ObserverRoute, waiting: Int
   ) {
-    let waiting = counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
     if waiting > EventDiagnostics.backlogThreshold {
-      route.calls.warnOnce(of: entry.site, waiting: waiting)
+      route.registrationRoute(of: entry).calls.warnOnce(of: entry.site, waiting: waiting)
     }
   }
 
@@ -100,8 +102,8 @@ extension Broadcaster {
   /// calling `startDrain` if no drain runs; or runs it now when `inlineIfIdle` and nothing
   /// waits. Never waits: a full bounded backlog drops instead, and reports it.
   ///
-  /// A main-actor registration's queued calls are counted in its `queuedOnMain` from before a
-  /// drain can take them until they have run, so that the count is never below what waits.
+  /// A main-actor registration's queued calls are counted by its entry from before a drain can
+  /// take them until they have run, so that the count is never below what waits.
   ///
   /// - Parameters:
   ///   - entry: The registration.
@@ -121,10 +123,10 @@ extension Broadcaster {
     let outcome = mailbox.enqueue(
       {
         call(entry, body)
-        if countsOnMain { route.queuedOnMain.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+        if countsOnMain { entry.queuedCallRan() }
       }, site: entry.site, inlineIfIdle: inlineIfIdle,
       whenQueued: {
-        if countsOnMain { route.queuedOnMain.wrappingAdd(1, ordering: .acquiringAndReleasing) }
+        if countsOnMain { entry.queuedCallAdded() }
       }, startDrain: { startDrain(mailbox) })
     // A refused call leaves the registration live, so it is not purged.
     guard case .runInline = outcome else { return true }

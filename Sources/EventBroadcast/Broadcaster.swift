@@ -200,12 +200,11 @@ public final class Broadcaster: Sendable {
   ) -> Subscription {
     let subscription = Self.withObject(observer) { object in
       ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
+      let copy = UnretainedObserver(observer, of: object)
+      let (channel, route) = channelAndRoute(
+        creating: P.self, for: copy, delivery: delivery, isolation: isolation)
       // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
-      return unretainedChannel(creating: P.self)._withUnsafeGuaranteedRef { list in
-        // Every channel has a flow (see `channel(for:)`).
-        let route = ObserverRoute(
-          observer, of: object, delivery: delivery, isolation: isolation,
-          flow: list.flow.unsafelyUnwrapped)
+      return channel._withUnsafeGuaranteedRef { list in
         let entry = Self.entry(
           for: object, delivery: delivery, isolation: isolation, route: route)
         entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
@@ -394,10 +393,43 @@ extension Broadcaster {
     }
   }
 
-  /// ``channel(for:)`` without a retain, and without the lock once the channel exists: valid
-  /// while the broadcaster lives, as channels are never removed.
-  private func unretainedChannel<P>(creating _: P.Type) -> Unmanaged<Channel> {
-    unretainedChannel(for: ObjectIdentifier(P.self)) ?? .passUnretained(channel(for: P.self))
+  /// ``channel(for:)`` without a retain, and without the lock once the channel exists (valid
+  /// while the broadcaster lives, as channels are never removed), and the route of a
+  /// registration of `observer` as `delivery` and `isolation` say.
+  ///
+  /// A synchronous, nonisolated registration of a `P` that ``ClassReference`` reads (a class or
+  /// a class-bound existential) takes the channel's shared route for its observer's type (see
+  /// ``ObserverRoute``): the one the channel's last such registration took, found without a
+  /// lock, or another kept one; every other registration gets a route of its own.
+  private func channelAndRoute<P>(
+    creating _: P.Type, for observer: UnretainedObserver, delivery: Delivery,
+    isolation: (any Actor)?
+  ) -> (Unmanaged<Channel>, ObserverRoute) {
+    let key = ObjectIdentifier(P.self)
+    let found = index.channelAndRoute(for: key)
+    let channel = found?.channel ?? .passUnretained(self.channel(for: P.self))
+    // Every channel has a flow (see `channel(for:)`).
+    let flow = channel._withUnsafeGuaranteedRef { $0.flow.unsafelyUnwrapped }
+    var shares = isolation == nil && observer.size != 0 && observer.spilled == nil
+    if case .synchronous = delivery.kind {} else { shares = false }
+    guard shares && ClassReference.leads(P.self) else {
+      return (
+        channel,
+        ObserverRoute(observer, delivery: delivery, isolation: isolation, flow: flow)
+      )
+    }
+    if let last = found?.route,
+      last._withUnsafeGuaranteedRef({ $0.observer.hasSameType(as: observer) })
+    {
+      return (channel, last.takeUnretainedValue())
+    }
+    let shared = index.sharedRoute(for: key, matching: observer) {
+      ObserverRoute(observer, delivery: delivery, isolation: nil, flow: flow, shared: true)
+    }
+    return (
+      channel,
+      shared ?? ObserverRoute(observer, delivery: delivery, isolation: nil, flow: flow)
+    )
   }
 
   /// The channel of the type whose identity is `key`, if anything was ever registered for it:

@@ -9,6 +9,14 @@ import Synchronization
 /// that registered: isolation wins over delivery, as with `Event`. Every queued call holds the
 /// registration's entry, which holds the observer weakly, so a queued call never keeps the
 /// observer alive, and checks liveness where it runs.
+///
+/// A synchronous, nonisolated registration of a class or class-bound `P` shares its route with
+/// every such registration of the same dynamic type in its channel (``isShared``): what a
+/// notification reads is the same for each (its bytes differ only in the reference, which
+/// `notify` writes from the live object; see ``UnretainedObserver``), so such a registration
+/// costs no route of its own. What is its own alone (the mailbox of its async calls, its
+/// backlog warning) is made on first use, in ``registrationRoute(of:)``; the calls it has queued
+/// on the main queue are counted by its entry.
 @usableFromInline final class ObserverRoute: Sendable {
   @usableFromInline enum Kind: Sendable {
     /// On the notifying thread, before `notify` returns.
@@ -54,10 +62,6 @@ import Synchronization
   /// and `.mainActor` when the backlog is bounded. An unbounded `.queue` or `.mainActor`
   /// registration's calls go straight to the queue, which keeps their order by itself.
   let usesMailbox: Bool
-  /// Calls queued on the main queue for the observer and not yet run, those waiting in its
-  /// mailbox included: a notify on the main actor runs the observer inline only when nothing is
-  /// queued for it, so it never overtakes an earlier notify (guarantee 13).
-  let queuedOnMain = Atomic<Int>(0)
   /// Calls sent straight to an unbounded `.queue(q)` registration's queue and not yet run:
   /// what ``EventDiagnostics/backlogWarning`` is compared with.
   let queuedOnQueue = Atomic<Int>(0)
@@ -68,14 +72,26 @@ import Synchronization
   private let asyncMailbox = LazyReference()
   /// The executor that makes an async body start on a `.queue(q)` registration's queue.
   let queueExecutor: QueueExecutor?
+  /// Whether the route serves several registrations (see the type); only a synchronous,
+  /// nonisolated one's can.
+  let isShared: Bool
+  /// For a shared route, the route of each registration that needed state of its own, by its
+  /// entry's identity (see ``registrationRoute(of:)``); `nil` otherwise.
+  private let registrations: Lock<[ObjectIdentifier: Registration]>?
 
-  /// The route of `observer`, which is `object` as a `P`, registered to run as `delivery` from
-  /// code isolated to `isolation` (`nil`: nonisolated), in a channel whose flow is `flow`.
-  ///
-  /// - Precondition: `observer` is a class instance; `object` is that instance.
-  init<P>(
-    _ observer: borrowing P, of object: borrowing AnyObject, delivery: Delivery,
-    isolation: (any Actor)?, flow: FlowControl
+  /// A registration's own route, beside its shared one, with its entry held weakly: an entry
+  /// that died leaves it behind for the next prune, and one at the same address is told apart.
+  private struct Registration: Sendable {
+    let entry: WeakReference<ObserverEntry<Never>>
+    let route: ObserverRoute
+  }
+
+  /// The route of `observer`, the copy of a `P`, registered to run as `delivery` from code
+  /// isolated to `isolation` (`nil`: nonisolated), in a channel whose flow is `flow`; shared
+  /// by several registrations when `shared` (for a synchronous, nonisolated one only).
+  init(
+    _ observer: UnretainedObserver, delivery: Delivery, isolation: (any Actor)?,
+    flow: FlowControl, shared: Bool = false
   ) {
     // Every field set by one switch: reading `kind` back copies its payload each time.
     var isSynchronous = false
@@ -106,12 +122,61 @@ import Synchronization
       }
     }
     self.flow = flow
-    self.observer = UnretainedObserver(observer, of: object)
-    isInline = self.observer.size != 0 && isSynchronous
+    self.observer = observer
+    isInline = observer.size != 0 && isSynchronous
+    isShared = shared && isInline
+    registrations = isShared ? Lock([:]) : nil
   }
 
   deinit {
-    observer.deallocate()
+    // A registration's own route beside a shared one has the shared one's words, never spilled.
+    if !isShared { observer.deallocate() }
+  }
+
+  /// The route whose mailboxes and warning belong to `entry`'s registration alone: this one,
+  /// unless it is shared, and then one made for the registration on its first need.
+  ///
+  /// The routes made here are pruned of dead registrations as the table grows, outside its
+  /// lock (a weak load's release may be an entry's last).
+  func registrationRoute(of entry: ObserverEntry<Never>) -> ObserverRoute {
+    guard let registrations else { return self }
+    let id = ObjectIdentifier(entry)
+    let found = registrations.withLock { $0[id] }
+    if let found, found.entry.object === entry { return found.route }
+    let own = ObserverRoute(observer, delivery: .synchronous, isolation: nil, flow: flow)
+    let (route, count) = registrations.withLock { table -> (ObserverRoute, Int) in
+      // A racing caller may have made it first; a record of a dead entry at this address goes.
+      if let raced = table[id], raced.route !== found?.route { return (raced.route, 0) }
+      table[id] = Registration(entry: WeakReference(entry), route: own)
+      return (own, table.count)
+    }
+    if count >= 16 && count.nonzeroBitCount == 1 { pruneRegistrations() }
+    return route
+  }
+
+  /// The route made for `entry`'s registration by ``registrationRoute(of:)``, if any: a flush
+  /// looks without making it.
+  func existingRegistrationRoute(of entry: ObserverEntry<Never>) -> ObserverRoute? {
+    guard let registrations else { return self }
+    let found = registrations.withLock { $0[ObjectIdentifier(entry)] }
+    guard let found, found.entry.object === entry else { return nil }
+    return found.route
+  }
+
+  /// Drops the routes of registrations whose entry is gone; their weak loads run outside the
+  /// lock.
+  private func pruneRegistrations() {
+    guard let registrations else { return }
+    let records = registrations.withLock { Array($0) }
+    let dead = records.filter { $0.value.entry.object == nil }
+    guard !dead.isEmpty else { return }
+    let removed = registrations.withLock { table -> [Registration] in
+      dead.compactMap { record in
+        guard table[record.key]?.route === record.value.route else { return nil }
+        return table.removeValue(forKey: record.key)
+      }
+    }
+    _ = removed  // Released after the lock.
   }
 
   /// The synchronous calls waiting for the observer, in notify order, made on first use.

@@ -29,6 +29,11 @@
 /// - The bytes are written once, before the entry that holds their route is published through
 ///   the observer list's lock, and only read after that, from any thread; each notification
 ///   works on its own stack copy, so concurrent notifications never write shared memory.
+/// - A notification writes `alive`'s reference into the copy's first word, which for the
+///   registration's own bytes is the reference they hold already. So a route may serve every
+///   registration whose bytes differ in that word only (``hasSameType(as:)``): a class, or a
+///   class-bound existential of one dynamic type, whose other words are its witness tables,
+///   the same for each instance.
 ///
 /// Not every `P` holding a class instance holds the reference itself: an `any Error` is a
 /// pointer to a box that holds the instance strongly, which the caller frees once it drops its
@@ -122,12 +127,27 @@
       } else {
         copy.copyMemory(from: spilled.unsafelyUnwrapped, byteCount: size)
       }
+      // The reference itself from `alive`, which is the object registered (see the type's
+      // proof): a route shared by several registrations keeps the other words only.
+      copy.storeBytes(
+        of: UInt(bitPattern: Unmanaged.passUnretained(alive).toOpaque()), as: UInt.self)
       // A `P` claiming a reference that was never retained (see the type's proof): lent to
       // `body`, then moved back and abandoned, never released.
       let observer = storage.baseAddress.unsafelyUnwrapped.move()
       body(observer)
       storage.baseAddress.unsafelyUnwrapped.initialize(to: consume observer)
     }
+  }
+
+  /// Whether `other` is a copy of a `P` of the same dynamic type: the same bytes but for the
+  /// first word, the reference, which ``withObserver(_:as:_:)`` writes from the live object.
+  ///
+  /// Decisive only for a `P` whose every word but the first is type information (a class, or a
+  /// class-bound existential: the reference, then witness tables), which ``ClassReference``
+  /// tells; the caller checks it. An opaque existential's inline buffer may hold leftover words.
+  func hasSameType(as other: UnretainedObserver) -> Bool {
+    size == other.size && size != 0 && words.1 == other.words.1 && words.2 == other.words.2
+      && words.3 == other.words.3 && words.4 == other.words.4
   }
 
   /// Whether a notification's copy of the observer is `object`, with balanced retains.

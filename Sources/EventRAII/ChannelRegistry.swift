@@ -3,30 +3,39 @@ import Foundation
 
 /// The channels in use, one per (center, name), each with its center registration.
 ///
-/// A channel lives as long as one of its observations does: every observation holds a
-/// ``ChannelLease``, captured by its entry's handler, so the lease ends when the entry is
+/// A channel lives as long as one of its observations does: every observation's entry holds the
+/// channel's ``ChannelLife`` (in its `attachment`), so the hold ends exactly when the entry is
 /// released, whether by cancellation, by a purge after its owner or target died, or with the
-/// list. When the last lease ends the channel leaves the registry and its center registration is
-/// removed. A subscription that races with that last release either joins the channel before its
-/// count falls to 0 or creates a fresh one, which replaces the retiring channel's record: a join
-/// raises the count only from above 0 (under the registry's lock), so a count at 0 is final and
-/// the release that brought it there is the only one to retire the channel.
+/// list, and no object is made per observation. The registry refers to each life without
+/// keeping it alive (an `UnownedObject`); the life's `deinit`, once the last entry lets go, takes
+/// the channel's record out and removes its center registration. A subscription that races with
+/// that last release either takes a strong reference to the life before its count falls to 0,
+/// or finds it deinitializing (the reference answers `nil` from then on, for good) and creates a
+/// fresh channel, which replaces the retiring channel's record: so the release that ends a
+/// life's count is the only one to retire its channel.
 ///
-/// The center is never called, and nothing that a removal releases is dropped, under the lock.
+/// The center is never called, and no life is released (its `deinit` takes the lock), under the
+/// lock.
 final class ChannelRegistry: Sendable {
   static let shared = ChannelRegistry()
 
-  private struct Record: Sendable {
+  /// A channel in the registry. A class: a `Dictionary` value must be copyable, and the
+  /// reference to the life is not.
+  private final class Record: Sendable {
     let channel: NotificationChannel
-    let registration: CenterRegistration
+    let life: UnownedObject<ChannelLife>
+
+    init(channel: NotificationChannel, life: ChannelLife) {
+      self.channel = channel
+      self.life = UnownedObject(life)
+    }
   }
 
   private struct State: Sendable {
     var records: [ChannelKey: Record] = [:]
-    /// The channel leased last, found again without hashing its name: observations of one name
-    /// tend to come in runs. Always a channel of `records` (cleared when its record goes), so
-    /// dropping this reference never releases the channel under the lock.
-    var recent: NotificationChannel?
+    /// The record leased last, found again without hashing its name: observations of one name
+    /// tend to come in runs. Always a record of `records` (cleared when it goes).
+    var recent: Record?
   }
 
   private let state = Lock(State())
@@ -35,59 +44,54 @@ final class ChannelRegistry: Sendable {
   /// needed, and on the channel's group of `sender`'s observers if `sender` is not `nil`. The
   /// channel is registered with the center before the lease is returned, so every post that
   /// starts after the caller's subscription is in place reaches it.
-  ///
-  /// `call` is the handler of a closure observation, which its entry calls through the lease.
-  func lease(
-    center: NotificationCenter, name: Notification.Name?, sender: AnyObject?,
-    call: @escaping @Sendable (Notification) -> Void = { _ in }
-  ) -> ChannelLease {
-    if let channel = state.withLock({ Self.joinRecent(center, name, in: &$0) }) {
-      return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
-    }
-    // Hashed outside the lock.
-    let key = ChannelKey(center: ObjectIdentifier(center), name: name)
-    if let channel = state.withLock({ Self.join(key, center: center, in: &$0) }) {
-      return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
-    }
-    // Registering calls into the center, so it happens before taking the lock; when another
-    // thread won the race meanwhile, its channel is used and this registration is undone.
-    let fresh = NotificationChannel(center: center, name: name)
-    let registration = fresh.register(with: center)
-    let (channel, evicted) = state.withLock { state -> (NotificationChannel, Record?) in
-      if let winner = Self.join(key, center: center, in: &state) { return (winner, nil) }
-      // A record left here cannot be joined: its center died and `center` reuses its address
-      // (its observations can no longer be posted to and end on their own), or its last lease
-      // has ended and that release has not removed it yet (and will find it replaced).
-      let evicted = state.records.updateValue(
-        Record(channel: fresh, registration: registration), forKey: key)
-      state.recent = fresh
-      return (fresh, evicted)
-    }
-    if channel !== fresh { fresh.unregister(registration) }
-    // Its center is gone (nothing to remove) or the channel is retiring: removed here.
-    if let evicted { evicted.channel.unregister(evicted.registration) }
-    return ChannelLease(channel: channel, sender: sender, call: call, registry: self)
+  func lease(center: NotificationCenter, name: Notification.Name?, sender: AnyObject?)
+    -> ChannelLease
+  {
+    ChannelLease(life: life(center: center, name: name), sender: sender)
   }
 
-  /// Ends `lease`, retiring its channel after the channel's last lease.
-  func release(_ lease: ChannelLease) {
-    let channel = lease.channel
-    // Without the lock: a count at 0 is never raised again, so the channel is this call's to
-    // retire.
-    guard channel.dropLease() else { return }
-    let retired = state.withLock { state -> Record? in
-      // `lease` still holds the channel: this is not its last reference.
-      if state.recent === channel { state.recent = nil }
-      // An evicted channel (a new lease found it retiring, or its dead center's address reused)
-      // is no longer the record, and its registration was removed by the lease that evicted it.
+  /// The life of the channel of `center` and `name`, strongly: the channel made and registered
+  /// first if it has none, or only a retiring one.
+  private func life(center: NotificationCenter, name: Notification.Name?) -> ChannelLife {
+    if let life = state.withLock({ Self.joinRecent(center, name, in: &$0) }) { return life }
+    // Hashed outside the lock.
+    let key = ChannelKey(center: ObjectIdentifier(center), name: name)
+    if let life = state.withLock({ Self.join(key, center: center, in: &$0) }) { return life }
+    // Registering calls into the center, so it happens before taking the lock.
+    let fresh = NotificationChannel(center: center, name: name)
+    let made = ChannelLife(
+      channel: fresh, registration: fresh.register(with: center), registry: self)
+    let (winner, evicted) = state.withLock { state -> (ChannelLife?, Record?) in
+      if let winner = Self.join(key, center: center, in: &state) { return (winner, nil) }
+      // A record left here cannot be joined: its center died and `center` reuses its address
+      // (its observations can no longer be posted to and end on their own), or its life has
+      // ended and its `deinit` has not removed it yet (and will find it replaced). Either way
+      // that life removes its own center registration.
+      let record = Record(channel: fresh, life: made)
+      let evicted = state.records.updateValue(record, forKey: key)
+      state.recent = record
+      return (nil, evicted)
+    }
+    _ = evicted  // Released after the lock.
+    // When another thread won the race, `made` is released on return, and its `deinit` undoes
+    // its registration.
+    return winner ?? made
+  }
+
+  /// Takes `channel`'s record out, unless a fresh channel replaced it, then removes its center
+  /// registration: for its life's `deinit`, which the last observation's release runs.
+  fileprivate func retire(_ channel: NotificationChannel, registration: CenterRegistration) {
+    let retired = state.withLock { state -> (Record?, Record?) in
+      let recent = state.recent?.channel === channel ? state.recent.take() : nil
       guard let index = state.records.index(forKey: channel.key),
         state.records.values[index].channel === channel
-      else { return nil }
+      else { return (recent, nil) }
       let retired = state.records.remove(at: index).value
       state.records.shrinkIfSparse()
-      return retired
+      return (recent, retired)
     }
-    if let retired { retired.channel.unregister(retired.registration) }
+    _ = retired  // Released after the lock.
+    channel.unregister(registration)
   }
 
   /// Whether a channel of `center` and `name` is registered now, for tests of the teardown.
@@ -118,64 +122,93 @@ final class ChannelRegistry: Sendable {
     state.withLock { $0.records.capacity }
   }
 
-  /// Takes one more lease on the recent channel if it is the live channel of `center` and
-  /// `name` and is not retiring.
+  /// The life of the recent channel, strongly, if it is the live channel of `center` and `name`
+  /// and is not retiring.
   private static func joinRecent(
     _ center: NotificationCenter, _ name: Notification.Name?, in state: inout State
-  ) -> NotificationChannel? {
-    guard let recent = state.recent, recent.key.center == ObjectIdentifier(center),
-      recent.key.name == name, recent.belongs(to: center), recent.takeLease()
+  ) -> ChannelLife? {
+    guard let recent = state.recent, recent.channel.key.center == ObjectIdentifier(center),
+      recent.channel.key.name == name, recent.channel.belongs(to: center)
     else { return nil }
-    return recent
+    // Returned out of the lock, where it is released.
+    return recent.life.object
   }
 
-  /// Takes one more lease on the live channel under `key`, if there is one for `center` that is
+  /// The life of the live channel under `key`, strongly, if there is one for `center` that is
   /// not retiring.
   private static func join(
     _ key: ChannelKey, center: NotificationCenter, in state: inout State
-  ) -> NotificationChannel? {
-    guard let channel = state.records[key]?.channel, channel.belongs(to: center),
-      channel.takeLease()
+  ) -> ChannelLife? {
+    guard let record = state.records[key], record.channel.belongs(to: center),
+      let life = record.life.object
     else { return nil }
-    state.recent = channel
-    return channel
+    state.recent = record
+    return life
+  }
+}
+
+/// What keeps a channel registered: every observation's entry holds it, and its `deinit`, when
+/// the last has let go, retires the channel.
+final class ChannelLife: Sendable {
+  let channel: NotificationChannel
+  private let registration: CenterRegistration
+  private let registry: ChannelRegistry
+
+  fileprivate init(
+    channel: NotificationChannel, registration: CenterRegistration, registry: ChannelRegistry
+  ) {
+    self.channel = channel
+    self.registration = registration
+    self.registry = registry
+  }
+
+  deinit {
+    registry.retire(channel, registration: registration)
   }
 }
 
 /// One observation's hold on its channel, and on its sender's group if it filters by sender.
-///
-/// The entry's handler captures the lease, which therefore ends exactly when the entry is
-/// released.
-final class ChannelLease: Sendable {
+struct ChannelLease {
   let channel: NotificationChannel
   /// The group of the observations of the filtered sender; `nil` for every sender.
   let group: SenderGroup?
-  /// The handler of a closure observation; a no-op for the other forms. Called through the
-  /// lease, the entry's handler captures the lease alone, which Swift then uses as the closure's
-  /// context: no context of its own to allocate.
-  let call: @Sendable (Notification) -> Void
-  private let registry: ChannelRegistry
+  /// What the observation's entry holds in its `attachment`, so that the hold ends exactly when
+  /// the entry is released: the channel's life, or a ``SenderLease`` that holds it.
+  let holder: AnyObject
 
-  fileprivate init(
-    channel: NotificationChannel, sender: AnyObject?,
-    call: @escaping @Sendable (Notification) -> Void, registry: ChannelRegistry
-  ) {
-    self.channel = channel
-    self.group = sender.map(channel.join)
-    self.call = call
-    self.registry = registry
+  init(life: ChannelLife, sender: AnyObject?) {
+    channel = life.channel
+    guard let sender else {
+      group = nil
+      holder = life
+      return
+    }
+    let group = life.channel.join(sender)
+    self.group = group
+    holder = SenderLease(life: life, group: group)
   }
 
-  /// Inserts `entry` into the channel, among the observers of the lease's sender if it has one.
+  /// Inserts `entry` into the channel, among the observers of the lease's sender if it has one;
+  /// the entry holds the lease from then on.
   func subscribe(
     _ entry: ObserverEntry<PostedNotification>, endsWithToken: Bool = true
   ) -> Subscription {
-    channel.subscribe(entry, in: group, endsWithToken: endsWithToken)
+    entry.attachment = holder
+    return channel.subscribe(entry, in: group, endsWithToken: endsWithToken)
+  }
+}
+
+/// An observation's hold on its sender's group, and through it on the channel.
+final class SenderLease: Sendable {
+  private let life: ChannelLife
+  private let group: SenderGroup
+
+  init(life: ChannelLife, group: SenderGroup) {
+    self.life = life
+    self.group = group
   }
 
   deinit {
-    if let group { channel.leave(group) }
-    // The lease, not its channel: a field passed on from `deinit` is retained for the call.
-    registry.release(self)
+    life.channel.leave(group)
   }
 }

@@ -67,17 +67,13 @@ extension NotificationCenter {
     _ name: Notification.Name?, object: AnyObject?, delivery: Delivery, backlog: Backlog,
     _ handler: @escaping @isolated(any) @Sendable (Notification) -> Void
   ) -> (ChannelLease, ObserverEntry<PostedNotification>) {
-    let lease = ChannelRegistry.shared.lease(
-      center: self, name: name, sender: object,
-      // Called only on `handler.isolation`: why this is sound is in `IsolatedHandler`.
-      call: IsolatedHandler.callable(sendable: handler))
+    let lease = ChannelRegistry.shared.lease(center: self, name: name, sender: object)
+    // The handler itself, with no closure around it (see `PostedHandler`); called only on
+    // `handler.isolation`: why this is sound is in `IsolatedHandler`. The sender filter is
+    // applied before the entry is reached: it is in its sender's group.
     let entry = ObserverEntry<PostedNotification>(
-      delivery: delivery, isolation: handler.isolation
-    ) { posted in
-      // The handler captures the lease, which ends with the entry. The sender filter is
-      // applied before the entry is reached: it is in its sender's group.
-      lease.call(posted.notification)
-    }
+      delivery: delivery, isolation: handler.isolation,
+      handler: PostedHandler.callable(IsolatedHandler.callable(sendable: handler)))
     bound(entry, by: backlog, name: name)
     return (lease, entry)
   }
@@ -295,7 +291,7 @@ extension NotificationCenter {
     let entry = ObserverEntry<PostedNotification>(
       observer: observer, keyed: false, delivery: delivery, isolation: isolation
     ) { observer, posted in
-      withExtendedLifetime(lease) { handler(observer, posted.notification) }
+      handler(observer, posted.notification)
     }
     entry.site = site
     bound(entry, by: backlog, name: name)

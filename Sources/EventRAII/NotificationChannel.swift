@@ -68,11 +68,6 @@ final class NotificationChannel: Sendable {
   let observers = ObserverList<PostedNotification>()
   /// Weak, so that dropping a `NotificationCenter()` instance frees it even while tokens live.
   private let center: WeakReference<NotificationCenter>
-  /// The observations holding the channel (``ChannelLease``), from the one that made it. Raised
-  /// only from above 0, under the lock of the ``ChannelRegistry`` that holds it; lowered without
-  /// it. At 0 the channel is retiring and is never joined again.
-  private let leases = Atomic<Int>(1)
-
   private struct SenderRecord: Sendable {
     let group: SenderGroup
     /// Observations holding the group; it leaves the index with the last.
@@ -98,26 +93,6 @@ final class NotificationChannel: Sendable {
   /// didSave`, or `NotificationCenter name nil (every notification)`.
   static func describe(_ name: Notification.Name?) -> String {
     "NotificationCenter name \(name?.rawValue ?? "nil (every notification)")"
-  }
-
-  /// Takes one more lease unless the channel is retiring; under the registry's lock.
-  func takeLease() -> Bool {
-    var current = leases.load(ordering: .relaxed)
-    while current > 0 {
-      let (exchanged, original) = leases.weakCompareExchange(
-        expected: current, desired: current + 1, successOrdering: .acquiringAndReleasing,
-        failureOrdering: .relaxed)
-      if exchanged { return true }
-      current = original
-    }
-    return false
-  }
-
-  /// Ends one lease.
-  ///
-  /// - Returns: Whether it was the last: the channel is then the caller's to retire.
-  func dropLease() -> Bool {
-    leases.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0
   }
 
   /// Whether this channel was made for `center`.
