@@ -318,7 +318,10 @@ modules = os.path.join(client, ".build", "debug", "Modules")
 for name, example in sorted(rejected.items()):
     path = os.path.join(client, f"{name}.swift")
     open(path, "w").write(generate(example))
-    flags = ["-swift-version", "6", "-I", modules, "-parse-as-library"]
+    # EventCore imports its C target; SwiftPM's build made the module map for it.
+    cmap = os.path.join(client, ".build", "debug", "CEventCore.build", "module.modulemap")
+    flags = ["-swift-version", "6", "-I", modules, "-parse-as-library",
+             "-Xcc", f"-fmodule-map-file={cmap}"]
     if ".defaultIsolation(MainActor.self)" in example.settings:
         flags += ["-default-isolation", "MainActor"]
     check = subprocess.run(["swiftc", "-typecheck", *flags, path],
