@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Renders Docs/what-runs-where.json, what the test `whatRunsWhere`
-(Tests/EventsDemoTests/WhatRunsWhereTests.swift) saw each handler do, into the one reference
-article, Docs/Events.docc/WhatRunsWhere.md, between its markers.
+(Tests/EventsDemoTests/WhatRunsWhere.swift, its cases in the WhatRunsWhere+*.swift files beside
+it) saw each handler do, into the one reference article, Docs/Events.docc/WhatRunsWhere.md,
+between its markers.
 
     python3 Docs/what-runs-where.py           # rewrites the article's generated part
     python3 Docs/what-runs-where.py --check   # fails if the article differs from the record
