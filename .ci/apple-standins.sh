@@ -78,8 +78,8 @@ for path in Tests/*Tests; do
   fi
 done
 
-# The examples in README.md and the catalogs that import SwiftUI, Combine or RealityKit (marked
-# `<!-- fragment -->`, which Docs/check-examples.sh skips) compile here, whole, as files.
+# The examples in README.md and the catalogs that import SwiftUI, Combine or RealityKit compile
+# here too, whole, as files, with the stand-ins that make `canImport` take its Apple branch.
 python3 - "$out/docs" README.md Sources/*/*.docc/*.md <<'PY'
 import os, re, sys
 out, paths = sys.argv[1], sys.argv[2:]
