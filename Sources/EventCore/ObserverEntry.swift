@@ -86,8 +86,28 @@ public import Synchronization
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   @exclusivity(unchecked) @usableFromInline var index = -1
-  /// The list the entry is registered in, so that its token can leave it.
-  @exclusivity(unchecked) @usableFromInline weak var list: ObserverList<Payload>?
+  /// The list the entry is registered in, so that its token can leave it; `nil` once the list
+  /// has begun its deinitialization. Written once, before the entry is published through the
+  /// list's mutex.
+  // Inlinable, so that reading it looks up no generic metadata.
+  @inlinable var list: ObserverList<Payload>? {
+    get {
+      guard UnownedAddress.tryRetain(_list) else { return nil }
+      return Unmanaged<ObserverList<Payload>>.fromOpaque(
+        UnsafeRawPointer(bitPattern: _list).unsafelyUnwrapped
+      ).takeRetainedValue()
+    }
+    set {
+      UnownedAddress.release(_list)
+      _list = UnownedAddress.retain(newValue)
+    }
+  }
+  // Unowned, not weak: a weak reference gives the list a side table, and every retain and
+  // release of the list (one per cancel) then takes the runtime's slow path. It keeps the
+  // list's memory, not the list, alive while the entry lives (see ``UnownedReference``); the
+  // entry's `deinit` lets go of it. An address rather than an `UnownedReference`, whose
+  // `~Copyable` stored here crashes the optimizer (Swift 6.3).
+  @exclusivity(unchecked) @usableFromInline var _list: UInt = 0
   /// How to leave `list`: a function made where the list's code is specialized for `Payload`
   /// (it captures nothing, so it costs no allocation). Calling `list.remove` from here instead
   /// would run the unspecialized generic code, which looks up type metadata at every step.
@@ -225,6 +245,7 @@ public import Synchronization
   // the actor to be released there (guarantee 12; `ObserverEntry+Release.swift`).
   deinit {
     if let captures = _captures { CapturesRelease.release(captures, on: delivery.kind) }
+    UnownedAddress.release(_list)
   }
 
   /// For a registration isolated to an actor, the ``IsolatedCaptures`` that hold its handler
