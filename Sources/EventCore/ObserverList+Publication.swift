@@ -117,11 +117,19 @@ extension ObserverList {
     guard state.storage.holders.load(ordering: .sequentiallyConsistent) == 0,
       takeExclusive(&state)
     else { return false }
-    let slots = state.storage.slots
+    let storage = state.storage
+    let slots = storage.slots
     if slots[index] != 0 {
       released.take(slots[index])
       slots[index] = 0
     }
+    // The storage is ours alone, so the count may fall back over the cleared slots at its end:
+    // the next insert then reuses them (a subscribe and cancel leave the storage as they found
+    // it) instead of filling the storage toward a rebuild. A post that holds the storage would
+    // read a reused slot as part of its snapshot; none can until `publish` below.
+    var count = storage.count.load(ordering: .relaxed)
+    while count > 0 && slots[count - 1] == 0 { count -= 1 }
+    storage.count.store(count, ordering: .relaxed)
     publish(state)
     return true
   }
