@@ -65,7 +65,8 @@ public import Synchronization
     /// it is, which only ever makes it lower than the last entry's: a search then finds the
     /// place.
     @usableFromInline var tailPriority: Int
-    /// Inserts since the last purge; an insert that brings it past half the live count purges.
+    /// Inserts since the last purge, less those whose slots a removal gave back (see
+    /// `clearNow`); an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge: Int
     /// How often a writer took ``published`` down to have the storage to itself: what a test
     /// reads to check that a post holding the storage keeps the others off the lock.

@@ -107,6 +107,36 @@ struct ObserverListTests {
     #expect(registrations - freed.count <= 16, "dead entries kept what their handlers captured")
   }
 
+  @Test("dead observers do not pile up while older registrations are cancelled")
+  func insertPurgesDeadEntriesAmidCancels() {
+    // Each cancel clears a slot at the front, which the list does not give back: the dead
+    // registrations still grow it, so inserts still purge them.
+    let list = ObserverList<Int>()
+    let freed = Counter()
+    let registrations = 2000
+    var live = (0..<registrations).map { _ in subscribe(list) { _ in } }
+    for _ in 0..<registrations {
+      let captured = Tracked("captured") { freed.increment() }
+      let observer = Tracked()
+      _ = list.subscribe(
+        ObserverEntry(observer: observer, keyed: true, delivery: .synchronous) { _, _ in
+          withExtendedLifetime(captured) {}
+        }, endsWithToken: false)
+      live.removeFirst().cancel()
+    }
+    #expect(registrations - freed.count <= registrations / 2)
+  }
+
+  @Test("a subscribe and cancel at the end of a list runs no purge")
+  func tailChurnRunsNoPurge() {
+    let list = ObserverList<Int>()
+    let kept = (0..<100).map { _ in subscribe(list) { _ in } }
+    let countedBefore = list.state.withLock { $0.insertsSincePurge }
+    for _ in 0..<1000 { subscribe(list) { _ in }.cancel() }
+    #expect(list.state.withLock { $0.insertsSincePurge } == countedBefore)
+    withExtendedLifetime(kept) {}
+  }
+
   @Test("the live registrations survive the purges that inserts run")
   func insertPurgeKeepsLiveEntries() {
     let list = ObserverList<Int>()
