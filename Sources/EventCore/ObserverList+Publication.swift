@@ -160,7 +160,7 @@ extension ObserverList {
       var kept: [ObserverStorage] = []
       for storage in state.retired {
         if storage.holders.load(ordering: .sequentiallyConsistent) == 0 {
-          released.storages.append(storage)
+          released.drop(storage)
         } else {
           kept.append(storage)
         }

@@ -96,8 +96,11 @@ public import Synchronization
   /// What a mutation drops, handed out of the lock so that the entries (their handlers, and
   /// what those captured) are released after it.
   @usableFromInline struct Released: Sendable {
-    @usableFromInline var storages: [ObserverStorage] = []
-    @usableFromInline var entries: [Entry] = []
+    // `nil` rather than empty, here and in `entries`: dropping an empty array is a call to
+    // release its (immortal) storage, at the end of every mutation.
+    @usableFromInline var storages: [ObserverStorage]?
+    /// The entries that left beyond ``entry``.
+    @usableFromInline var entries: [Entry]?
     /// One entry, without the allocation of an array: an unregistration or a replacement drops
     /// one.
     @usableFromInline var entry: Entry?
@@ -114,7 +117,18 @@ public import Synchronization
     @inlinable mutating func take(_ bits: UInt) {
       let entry = unsafeDowncast(
         ObserverStorage.unmanaged(bits).takeRetainedValue(), to: Entry.self)
-      if self.entry == nil { self.entry = entry } else { entries.append(entry) }
+      if self.entry == nil {
+        self.entry = entry
+      } else if entries == nil {
+        entries = [entry]
+      } else {
+        entries?.append(entry)
+      }
+    }
+
+    /// Takes over a storage that no post holds any more.
+    @inlinable mutating func drop(_ storage: ObserverStorage) {
+      if storages == nil { storages = [storage] } else { storages?.append(storage) }
     }
   }
 
@@ -335,7 +349,7 @@ public import Synchronization
     state.storage = storage
     state.pending.removeAll()
     if exclusive {
-      released.storages.append(old)
+      released.drop(old)
     } else {
       state.retired.append(old)
       needsCleanup.store(true, ordering: .sequentiallyConsistent)
