@@ -22,9 +22,10 @@ public import Synchronization
   /// A weak load: read it outside any lock.
   @inlinable package var observer: AnyObject? { _observer }
   // Behind an inlinable getter for the reason `_order` is (below): read directly from another
-  // module, the weak load came with a run-time exclusivity check (`swift_beginAccess`) per
-  // observer per post.
-  @exclusivity(unchecked) @usableFromInline weak var _observer: AnyObject?
+  // module, a `weak var`'s load came with a run-time exclusivity check (`swift_beginAccess`)
+  // per observer per post. A `let`, since a `weak var` starts as `nil` before `init` assigns
+  // it: a second write of a weak reference per registration.
+  @usableFromInline weak let _observer: AnyObject?
   // The handler, as two non-optional `let` closures and a flag rather than an enum or an
   // optional: a post then calls it borrowed from the entry. Switching over an enum, or
   // unwrapping an optional, copied the closure first: a retain and a release of its context
@@ -86,8 +87,28 @@ public import Synchronization
 
   /// Position in the owning list's slots; guarded by that list's `state` mutex.
   @exclusivity(unchecked) @usableFromInline var index = -1
-  /// The list the entry is registered in, so that its token can leave it.
-  @exclusivity(unchecked) @usableFromInline weak var list: ObserverList<Payload>?
+  /// The list the entry is registered in, so that its token can leave it; `nil` once the list
+  /// has begun its deinitialization. Written once, before the entry is published through the
+  /// list's mutex.
+  // Inlinable, so that reading it looks up no generic metadata.
+  @inlinable var list: ObserverList<Payload>? {
+    get {
+      guard UnownedAddress.tryRetain(_list) else { return nil }
+      return Unmanaged<ObserverList<Payload>>.fromOpaque(
+        UnsafeRawPointer(bitPattern: _list).unsafelyUnwrapped
+      ).takeRetainedValue()
+    }
+    set {
+      UnownedAddress.release(_list)
+      _list = UnownedAddress.retain(newValue)
+    }
+  }
+  // Unowned, not weak: a weak reference gives the list a side table, and every retain and
+  // release of the list (one per cancel) then takes the runtime's slow path. It keeps the
+  // list's memory, not the list, alive while the entry lives (see ``UnownedReference``); the
+  // entry's `deinit` lets go of it. An address rather than an `UnownedReference`, whose
+  // `~Copyable` stored here crashes the optimizer (Swift 6.3).
+  @exclusivity(unchecked) @usableFromInline var _list: UInt = 0
   /// How to leave `list`: a function made where the list's code is specialized for `Payload`
   /// (it captures nothing, so it costs no allocation). Calling `list.remove` from here instead
   /// would run the unspecialized generic code, which looks up type metadata at every step.
@@ -225,6 +246,7 @@ public import Synchronization
   // the actor to be released there (guarantee 12; `ObserverEntry+Release.swift`).
   deinit {
     if let captures = _captures { CapturesRelease.release(captures, on: delivery.kind) }
+    UnownedAddress.release(_list)
   }
 
   /// For a registration isolated to an actor, the ``IsolatedCaptures`` that hold its handler

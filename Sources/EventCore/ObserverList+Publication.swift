@@ -117,11 +117,24 @@ extension ObserverList {
     guard state.storage.holders.load(ordering: .sequentiallyConsistent) == 0,
       takeExclusive(&state)
     else { return false }
-    let slots = state.storage.slots
+    let storage = state.storage
+    let slots = storage.slots
     if slots[index] != 0 {
       released.take(slots[index])
       slots[index] = 0
     }
+    // The storage is ours alone, so the count may fall back over the cleared slots at its end:
+    // the next insert then reuses them (a subscribe and cancel leave the storage as they found
+    // it) instead of filling the storage toward a rebuild. A post that holds the storage would
+    // read a reused slot as part of its snapshot; none can until `publish` below.
+    let before = storage.count.load(ordering: .relaxed)
+    var count = before
+    while count > 0 && slots[count - 1] == 0 { count -= 1 }
+    storage.count.store(count, ordering: .relaxed)
+    // The inserts whose slots come back no longer count toward the next purge: the list has
+    // not grown by them, so the entries that may be dead are still at most the slots at the
+    // last purge plus `insertsSincePurge` (floored at 0, which only brings a purge sooner).
+    state.insertsSincePurge = max(0, state.insertsSincePurge - (before - count))
     publish(state)
     return true
   }
@@ -147,7 +160,7 @@ extension ObserverList {
       var kept: [ObserverStorage] = []
       for storage in state.retired {
         if storage.holders.load(ordering: .sequentiallyConsistent) == 0 {
-          released.storages.append(storage)
+          released.drop(storage)
         } else {
           kept.append(storage)
         }

@@ -65,7 +65,8 @@ public import Synchronization
     /// it is, which only ever makes it lower than the last entry's: a search then finds the
     /// place.
     @usableFromInline var tailPriority: Int
-    /// Inserts since the last purge; an insert that brings it past half the live count purges.
+    /// Inserts since the last purge, less those whose slots a removal gave back (see
+    /// `clearNow`); an insert that brings it past half the live count purges.
     @usableFromInline var insertsSincePurge: Int
     /// How often a writer took ``published`` down to have the storage to itself: what a test
     /// reads to check that a post holding the storage keeps the others off the lock.
@@ -95,8 +96,11 @@ public import Synchronization
   /// What a mutation drops, handed out of the lock so that the entries (their handlers, and
   /// what those captured) are released after it.
   @usableFromInline struct Released: Sendable {
-    @usableFromInline var storages: [ObserverStorage] = []
-    @usableFromInline var entries: [Entry] = []
+    // `nil` rather than empty, here and in `entries`: dropping an empty array is a call to
+    // release its (immortal) storage, at the end of every mutation.
+    @usableFromInline var storages: [ObserverStorage]?
+    /// The entries that left beyond ``entry``.
+    @usableFromInline var entries: [Entry]?
     /// One entry, without the allocation of an array: an unregistration or a replacement drops
     /// one.
     @usableFromInline var entry: Entry?
@@ -113,7 +117,18 @@ public import Synchronization
     @inlinable mutating func take(_ bits: UInt) {
       let entry = unsafeDowncast(
         ObserverStorage.unmanaged(bits).takeRetainedValue(), to: Entry.self)
-      if self.entry == nil { self.entry = entry } else { entries.append(entry) }
+      if self.entry == nil {
+        self.entry = entry
+      } else if entries == nil {
+        entries = [entry]
+      } else {
+        entries?.append(entry)
+      }
+    }
+
+    /// Takes over a storage that no post holds any more.
+    @inlinable mutating func drop(_ storage: ObserverStorage) {
+      if storages == nil { storages = [storage] } else { storages?.append(storage) }
     }
   }
 
@@ -334,7 +349,7 @@ public import Synchronization
     state.storage = storage
     state.pending.removeAll()
     if exclusive {
-      released.storages.append(old)
+      released.drop(old)
     } else {
       state.retired.append(old)
       needsCleanup.store(true, ordering: .sequentiallyConsistent)

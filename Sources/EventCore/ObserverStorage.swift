@@ -5,9 +5,9 @@ public import Synchronization
 ///
 /// Appends go in place: a slot is written first, then ``count`` is raised with release ordering,
 /// so a post that loaded the count earlier never reads it, and one that loads it later sees the
-/// written slot. Any other write (clearing a slot, compacting, inserting before the end) happens
-/// only while no post holds the storage or can be about to (see `ObserverList`), or goes to a new
-/// storage.
+/// written slot. Any other write (clearing a slot, lowering the count over cleared slots at the
+/// end, compacting, inserting before the end) happens only while no post holds the storage or
+/// can be about to (see `ObserverList`), or goes to a new storage.
 ///
 /// Not generic, so that releasing one needs no metadata: entries are stored as the bit patterns
 /// of their `Unmanaged` references and released as `AnyObject`s.

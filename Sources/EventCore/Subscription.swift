@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A token for one registration, which ``cancel()`` ends.
 ///
 /// Every registration in Events hands back a `Subscription`, and ``cancel()`` ends any of them.
@@ -40,6 +42,10 @@ public final class Subscription: Hashable, Sendable {
   /// long as their observer, whose token the caller may drop.
   private let cancelsOnDeinit: Bool
 
+  /// Whether ``cancel()`` has run: the `deinit` of a token already cancelled then skips
+  /// reaching for its entry again, which is usually gone by then.
+  private let cancelled = Atomic<Bool>(false)
+
   /// Creates a subscription that runs `onCancel` once, when it is cancelled or deinitialized.
   ///
   /// Use it to give your own resources the same lifetime rules as Events' registrations.
@@ -70,7 +76,7 @@ public final class Subscription: Hashable, Sendable {
   }
 
   deinit {
-    if cancelsOnDeinit { cancel() }
+    if cancelsOnDeinit && !cancelled.load(ordering: .relaxed) { cancel() }
   }
 
   /// The state the delivery path checks; `nil` once a list registration's entry is gone.
@@ -94,6 +100,7 @@ public final class Subscription: Hashable, Sendable {
   /// be running. So you may cancel from anywhere, holding any lock, even one that the running
   /// handler is waiting for.
   public func cancel() {
+    cancelled.store(true, ordering: .relaxed)
     if let ownLiveness, let action {
       ownLiveness.cancel()
       let body = action.withLock { body in

@@ -1,4 +1,5 @@
 import EventTestSupport
+import Synchronization
 import Testing
 
 @testable import EventCore
@@ -106,6 +107,36 @@ struct ObserverListTests {
     #expect(registrations - freed.count <= 16, "dead entries kept what their handlers captured")
   }
 
+  @Test("dead observers do not pile up while older registrations are cancelled")
+  func insertPurgesDeadEntriesAmidCancels() {
+    // Each cancel clears a slot at the front, which the list does not give back: the dead
+    // registrations still grow it, so inserts still purge them.
+    let list = ObserverList<Int>()
+    let freed = Counter()
+    let registrations = 2000
+    var live = (0..<registrations).map { _ in subscribe(list) { _ in } }
+    for _ in 0..<registrations {
+      let captured = Tracked("captured") { freed.increment() }
+      let observer = Tracked()
+      _ = list.subscribe(
+        ObserverEntry(observer: observer, keyed: true, delivery: .synchronous) { _, _ in
+          withExtendedLifetime(captured) {}
+        }, endsWithToken: false)
+      live.removeFirst().cancel()
+    }
+    #expect(registrations - freed.count <= registrations / 2)
+  }
+
+  @Test("a subscribe and cancel at the end of a list runs no purge")
+  func tailChurnRunsNoPurge() {
+    let list = ObserverList<Int>()
+    let kept = (0..<100).map { _ in subscribe(list) { _ in } }
+    let countedBefore = list.state.withLock { $0.insertsSincePurge }
+    for _ in 0..<1000 { subscribe(list) { _ in }.cancel() }
+    #expect(list.state.withLock { $0.insertsSincePurge } == countedBefore)
+    withExtendedLifetime(kept) {}
+  }
+
   @Test("the live registrations survive the purges that inserts run")
   func insertPurgeKeepsLiveEntries() {
     let list = ObserverList<Int>()
@@ -166,6 +197,44 @@ struct ObserverListTests {
     list.post(2)
     #expect(log.values == ["first:1", "first:2", "added:2"])
     withExtendedLifetime((first, added)) {}
+  }
+
+  @Test("an observer added after the last one left during a post waits for the next post")
+  func subscribeAfterTailCancelDuringPost() {
+    // The post holds the storage, so the last slot, cleared or not, is part of its snapshot:
+    // the new entry must not take it over (a removal lowers the count only when no post holds
+    // the storage).
+    let list = ObserverList<Int>()
+    let log = Recorder<String>()
+    var last: Subscription?
+    var added: [Subscription] = []
+    let first = subscribe(list) { value in
+      log.record("first:\(value)")
+      if value == 1 {
+        last?.cancel()
+        added.append(subscribe(list) { log.record("added:\($0)") })
+      }
+    }
+    last = subscribe(list) { log.record("last:\($0)") }
+    list.post(1)
+    list.post(2)
+    #expect(log.values == ["first:1", "first:2", "added:2"])
+    withExtendedLifetime((first, added)) {}
+  }
+
+  @Test("subscribing and cancelling at the end of a list reuses its last slot")
+  func tailChurnReusesTheLastSlot() {
+    let list = ObserverList<Int>()
+    let log = Recorder<Int>()
+    let kept = (0..<20).map { index in subscribe(list) { _ in log.record(index) } }
+    let storage = list.state.withLock { $0.storage }
+    for _ in 0..<100 { subscribe(list) { _ in log.record(-1) }.cancel() }
+    // The count fell back over the cleared slot each time: no growth, no rebuild.
+    #expect(list.state.withLock { $0.storage } === storage)
+    #expect(storage.count.load(ordering: .relaxed) == 20)
+    list.post(1)
+    #expect(log.values == Array(0..<20))
+    withExtendedLifetime(kept) {}
   }
 
   @Test("a handler may post to its own list and cancel itself")

@@ -74,6 +74,44 @@ struct UnownedReferenceTests {
     #expect(list.count == 0)
   }
 
+  @Test("an entry that outlives its list reads no list, and its token cancels it safely")
+  func entryOutlivesItsList() {
+    var list: ObserverList<Int>? = ObserverList<Int>()
+    let watch = Weak(list)
+    // Held here as a queued delivery would hold it: the entry outlives the list's storage.
+    let entry = ObserverEntry<Int>(delivery: .synchronous) { _ in }
+    let token = list!.subscribe(entry, endsWithToken: true)
+    #expect(entry.list === list)
+    list = nil
+    // The entry kept the list's memory, not the list: it was deinitialized, and loading it
+    // neither revives it nor reads freed memory.
+    #expect(watch.object == nil)
+    #expect(entry.list == nil)
+    #expect(entry.list == nil)
+    token.cancel()
+    #expect(entry.isCancelled)
+  }
+
+  @Test("loads of an entry's list racing the list's last release never hand out a dead list")
+  func entryListLoadsRacingTheLastRelease() {
+    for _ in 0..<300 {
+      let holder = Mutex<ObserverList<Int>?>(ObserverList<Int>())
+      let entry = ObserverEntry<Int>(delivery: .synchronous) { _ in }
+      let token = holder.withLock { $0!.subscribe(entry, endsWithToken: true) }
+      DispatchQueue.concurrentPerform(iterations: 3) { index in
+        if index == 0 {
+          let last = holder.withLock { $0.take() }
+          _ = consume last
+          return
+        }
+        // A list handed out here is alive: removing the entry from it must not crash.
+        for _ in 0..<50 { entry.list?.remove(entry) }
+      }
+      #expect(entry.list == nil)
+      token.cancel()
+    }
+  }
+
   @Test("an entry removed by observer or by removeAll releases its captures while the token lives")
   func removalReleasesCapturesWhileTheTokenLives() {
     let list = ObserverList<Int>()
