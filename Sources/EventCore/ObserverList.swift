@@ -690,11 +690,11 @@ extension ObserverList where Payload: Sendable {
   ///
   /// No gap and no duplicate: the retained payloads are read, and the entry published, in one
   /// critical section, and ``postRetaining(_:)`` records a payload and reads the registrations
-  /// in one critical section too (it takes the lock, unlike a plain post). So every post is either retained before the registration (and
-  /// replayed) or made after it (and delivered live), never both, never neither. Live
-  /// deliveries that arrive while the replay runs wait behind it (`ObserverEntry.beginReplay`),
-  /// so the entry receives everything in post order. With synchronous delivery the replay has
-  /// run when this returns.
+  /// in one critical section too (it takes the lock, unlike a plain post). So every post is either
+  /// retained before the registration (and replayed) or made after it (and delivered live), never
+  /// both, never neither. Live deliveries that arrive while the replay runs wait behind it
+  /// (`ObserverEntry.beginReplay`), so the entry receives everything in post order. With
+  /// synchronous delivery the replay has run when this returns.
   ///
   /// A once-registration that has something to replay fires on its first replayed payload and
   /// is never added to the list.

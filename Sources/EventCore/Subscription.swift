@@ -8,9 +8,9 @@ import Synchronization
 /// reference to the token goes: keep it in a property, a `Set`, or a ``SubscriptionBag`` for as
 /// long as you want the handler to run. Forms bounded by an observer, an owner or a single call
 /// (`Event.register`, `Event.subscribeOnce`, `Broadcaster.register`,
-/// `NotificationCenter.observe(_:object:owner:delivery:backlog:_:fileID:line:)` and `observeOnce`) outlive
-/// their token, which you may drop. <doc:SubscriptionLifetimes> lists every form of each kind.
-/// There is no `removeObserver` to forget.
+/// `NotificationCenter.observe(_:object:owner:delivery:backlog:_:fileID:line:)` and `observeOnce`)
+/// outlive their token, which you may drop. <doc:SubscriptionLifetimes> lists every form of each
+/// kind. There is no `removeObserver` to forget.
 ///
 /// ```swift
 /// final class Screen {

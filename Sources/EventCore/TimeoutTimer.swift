@@ -41,8 +41,8 @@ import Dispatch
 /// done, O(1): removing an entry from the middle would move the last, latest deadline into its
 /// place and sift it all the way down, O(log *n*) per wait. Ended entries are dropped when they
 /// come to the top, or all at once when they outnumber the pending ones (O(*n*) once per O(*n*)
-/// ends), so the heap stays within twice the pending timers plus a small constant. The source is not
-/// re-armed when the earliest entry ends: it fires at the old deadline, finds nothing due and
+/// ends), so the heap stays within twice the pending timers plus a small constant. The source is
+/// not re-armed when the earliest entry ends: it fires at the old deadline, finds nothing due and
 /// re-arms for the new earliest, so a steady stream of waits costs no dispatch call per wait.
 @usableFromInline package final class TimeoutScheduler: @unchecked Sendable {
   // `@unchecked Sendable`: the heap is behind `state`'s Lock, and `source`, set up in `init`, is

@@ -6,10 +6,10 @@ import CEventCore
 /// What it is for: a `Subscription` reaches its list entry for as long as the token lives, but
 /// must not keep the entry (its handler, and what that captured) alive once the list has
 /// dropped it. An entry reaches its list the same way (through ``UnownedAddress``), so that
-/// the list needs no side table either. A weak reference does that too, but it moves the entry's reference counts to a
-/// side table (an allocation), and every retain and release of the entry then takes the
-/// runtime's slow path: about 178 instructions a pair against 48, on every subscribe, cancel
-/// and purge.
+/// the list needs no side table either. A weak reference does that too, but it moves the entry's
+/// reference counts to a side table (an allocation), and every retain and release of the entry then
+/// takes the runtime's slow path: about 178 instructions a pair against 48, on every subscribe,
+/// cancel and purge.
 ///
 /// Why it is sound: it is the protocol of `unowned(safe)`, with a check where that traps.
 /// - An object's header holds an unowned count beside its strong count, and its memory is freed

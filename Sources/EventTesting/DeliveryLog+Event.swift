@@ -24,8 +24,8 @@ extension DeliveryLog {
   }
 
   /// Waits for every delivery of the posts made so far to `channel`'s key (its `flush()`), then
-  /// expects that nothing was recorded: ``expectNothing(after:_:sourceLocation:)-(Event<Payload>,_,_)``
-  /// for one key of a keyed event.
+  /// expects that nothing was recorded:
+  /// ``expectNothing(after:_:sourceLocation:)-(Event<Payload>,_,_)`` for one key of a keyed event.
   ///
   /// ```swift
   /// var screen: DocumentScreen? = DocumentScreen(id, log: log)  // registers on Documents.changed[id]

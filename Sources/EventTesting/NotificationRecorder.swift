@@ -72,10 +72,10 @@ public final class NotificationRecorder: Sendable {
 /// A recorded notification, as a `Sendable` value.
 ///
 /// `Notification` is not `Sendable` (its `object` and `userInfo` are `Any`). `@unchecked
-/// Sendable` is safe here for the reason Foundation's own `addObserver(forName:object:queue:using:)`
-/// hands the same value to another queue: it is immutable once posted, the test reads it as a
-/// copy, and the sender and `userInfo` it references are what the poster shared with every
-/// observer of the center.
+/// Sendable` is safe here for the reason Foundation's own
+/// `addObserver(forName:object:queue:using:)` hands the same value to another queue: it is
+/// immutable once posted, the test reads it as a copy, and the sender and `userInfo` it references
+/// are what the poster shared with every observer of the center.
 struct RecordedNotification: @unchecked Sendable {
   let notification: Notification
 }

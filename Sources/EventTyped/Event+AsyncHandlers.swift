@@ -55,11 +55,11 @@ extension Event {
   /// .store(in: &subscriptions)
   /// ```
   ///
-  /// The same as ``subscribe(priority:_:fileID:line:)-5bkrk`` otherwise, without a `do`/`catch` in every handler: a
-  /// call that throws ends that call only, and the next post's call still starts. The error is
-  /// posted to ``errors`` as a ``HandlerError`` that names where this call was written, on the
-  /// closure's isolation; while nothing observes ``errors``, the first error of this
-  /// registration is printed to standard error instead, and later ones print nothing.
+  /// The same as ``subscribe(priority:_:fileID:line:)-5bkrk`` otherwise, without a `do`/`catch` in
+  /// every handler: a call that throws ends that call only, and the next post's call still starts.
+  /// The error is posted to ``errors`` as a ``HandlerError`` that names where this call was
+  /// written, on the closure's isolation; while nothing observes ``errors``, the first error of
+  /// this registration is printed to standard error instead, and later ones print nothing.
   ///
   /// - Parameters:
   ///   - priority: Higher runs first, equal priorities in registration order; 0 by default.

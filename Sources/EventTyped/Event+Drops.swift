@@ -1,8 +1,8 @@
 public import EventCore
 
 extension Event {
-  /// What this event's bounded backlogs dropped, one ``/EventCore/Drop`` per report, with where each
-  /// registration was written.
+  /// What this event's bounded backlogs dropped, one ``/EventCore/Drop`` per report, with where
+  /// each registration was written.
   ///
   /// ```swift
   /// let positions = Event<Position>(delivery: .mainActor, backlog: .dropOldest(1))
@@ -16,8 +16,8 @@ extension Event {
   /// ends. So a burst costs at most two reports, and every dropped payload is counted once.
   /// Payloads a cancel discards are not drops.
   ///
-  /// `drops` is itself a `.synchronous`, ``/EventCore/Backlog/unbounded`` event: it never inherits this
-  /// event's backlog, and its handlers' own drops and errors go to `drops.drops` and
+  /// `drops` is itself a `.synchronous`, ``/EventCore/Backlog/unbounded`` event: it never inherits
+  /// this event's backlog, and its handlers' own drops and errors go to `drops.drops` and
   /// `drops.errors`, never back here. While nothing observes it, the first drop of each
   /// registration is printed to standard error instead, with its site, once.
   ///

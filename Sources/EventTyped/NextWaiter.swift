@@ -9,10 +9,10 @@ public import Synchronization
 /// (`ObserverEntry.runOnce(where:)`): the post whose payload matches claims it and leaves the
 /// list inside that post, so a finished wait is never counted as reached, never runs the
 /// predicate again, and an `.untilObserved` event holds the posts that come after it. A timeout
-/// or a cancellation claims the registration the same way before it settles (``fail(_:claiming:)``):
-/// whichever claims first is the outcome, so no payload is taken by a wait that then throws.
-/// A wait kept in a keyed event's slot has no entry: its outcomes claim the waiter itself
-/// (``claim()``).
+/// or a cancellation claims the registration the same way before it settles
+/// (``fail(_:claiming:)``): whichever claims first is the outcome, so no payload is taken by a wait
+/// that then throws. A wait kept in a keyed event's slot has no entry: its outcomes claim the
+/// waiter itself (``claim()``).
 @usableFromInline final class NextWaiter<Payload: Sendable>: RemovalObserving {
   @usableFromInline typealias Outcome = Result<Payload, any Error>
 
