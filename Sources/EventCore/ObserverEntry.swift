@@ -22,10 +22,9 @@ public import Synchronization
   /// A weak load: read it outside any lock.
   @inlinable package var observer: AnyObject? { _observer }
   // Behind an inlinable getter for the reason `_order` is (below): read directly from another
-  // module, a `weak var`'s load came with a run-time exclusivity check (`swift_beginAccess`)
-  // per observer per post. A `let`, since a `weak var` starts as `nil` before `init` assigns
-  // it: a second write of a weak reference per registration.
-  @usableFromInline weak let _observer: AnyObject?
+  // module, the weak load came with a run-time exclusivity check (`swift_beginAccess`) per
+  // observer per post.
+  @exclusivity(unchecked) @usableFromInline weak var _observer: AnyObject?
   // The handler, as two non-optional `let` closures and a flag rather than an enum or an
   // optional: a post then calls it borrowed from the entry. Switching over an enum, or
   // unwrapping an optional, copied the closure first: a retain and a release of its context
