@@ -26,11 +26,20 @@ public struct Backlog: Sendable, Hashable, CustomStringConvertible {
     self.policy = policy
   }
 
+  /// Whether this is ``unbounded``: a pattern match, where `== .unbounded` calls the
+  /// synthesized `==` on every registration.
+  @inlinable package var isUnbounded: Bool {
+    if case .unbounded = policy { return true }
+    return false
+  }
+
+  // Computed and inlinable, not a `static let`: a default argument of every registration, which
+  // would otherwise read a lazy global (a `swift_once` call) on each.
   /// No limit: every call waits its turn, however many there are (the default).
   ///
   /// Past ``EventDiagnostics/backlogWarning`` waiting calls, one line goes to standard error,
   /// naming the registration, once.
-  public static let unbounded = Backlog(.unbounded)
+  @inlinable public static var unbounded: Backlog { Backlog(.unbounded) }
 
   /// Keeps the newest `limit` calls: a call queued when `limit` are waiting makes the oldest of
   /// them go, as `AsyncStream`'s `.bufferingNewest(limit)` does.

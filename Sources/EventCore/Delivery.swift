@@ -68,12 +68,14 @@ public struct Delivery: Sendable {
 
   @usableFromInline package let kind: Kind
 
-  @usableFromInline init(_ kind: Kind) {
+  @inlinable init(_ kind: Kind) {
     self.kind = kind
   }
 
+  // Computed and inlinable, not a `static let`: a default argument of every registration, which
+  // would otherwise read a lazy global (a `swift_once` call) on each.
   /// Runs the handler on the posting thread, before `post` returns. The default.
-  public static let synchronous = Delivery(.synchronous)
+  @inlinable public static var synchronous: Delivery { Delivery(.synchronous) }
 
   /// Runs the handler asynchronously on `queue`; `post` returns at once.
   ///

@@ -26,7 +26,7 @@
   /// The flow of a channel with `backlog`, named by `channel` in warnings (`Event<Int>`).
   package init(backlog: Backlog, channel: @escaping @Sendable () -> String) {
     self.backlog = backlog
-    self.isBounded = backlog != .unbounded
+    self.isBounded = !backlog.isUnbounded
     self.channel = channel
     self.parent = nil
   }

@@ -29,6 +29,12 @@ final class ChannelRegistry: Sendable {
       self.channel = channel
       self.life = UnownedObject(life)
     }
+
+    /// Whether this is the live channel of `center`, which the caller holds, and `name`.
+    func isChannel(of center: NotificationCenter, _ name: Notification.Name?) -> Bool {
+      channel.key.center == ObjectIdentifier(center) && channel.key.name == name
+        && channel.belongs(to: center)
+    }
   }
 
   private struct State: Sendable {
@@ -127,11 +133,10 @@ final class ChannelRegistry: Sendable {
   private static func joinRecent(
     _ center: NotificationCenter, _ name: Notification.Name?, in state: inout State
   ) -> ChannelLife? {
-    guard let recent = state.recent, recent.channel.key.center == ObjectIdentifier(center),
-      recent.channel.key.name == name, recent.channel.belongs(to: center)
-    else { return nil }
+    // Read in place: copying the record out would retain and release it.
+    guard state.recent?.isChannel(of: center, name) == true else { return nil }
     // Returned out of the lock, where it is released.
-    return recent.life.object
+    return state.recent?.life.object
   }
 
   /// The life of the live channel under `key`, strongly, if there is one for `center` that is

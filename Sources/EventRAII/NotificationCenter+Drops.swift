@@ -43,10 +43,17 @@ extension NotificationCenter {
   /// Gives `entry`, an observation of `name` on this center, the backlog `backlog` with its
   /// drops reported to this center's ``onDrop(_:)`` handlers. An unbounded one keeps the
   /// default path (no mailbox until its first queued call, named by the backlog warning).
-  func bound(
+  // Inlined: most registrations are unbounded, and pass here without a call.
+  @inline(__always) func bound(
     _ entry: ObserverEntry<PostedNotification>, by backlog: Backlog, name: Notification.Name?
   ) {
-    guard backlog != .unbounded else { return }
+    guard !backlog.isUnbounded else { return }
+    bounded(entry, by: backlog, name: name)
+  }
+
+  private func bounded(
+    _ entry: ObserverEntry<PostedNotification>, by backlog: Backlog, name: Notification.Name?
+  ) {
     let channel: @Sendable () -> String = { NotificationChannel.describe(name) }
     let flow = FlowControl(backlog: backlog, channel: channel)
     // Weakly: the flow lives as long as the observation, which must not keep its center alive.

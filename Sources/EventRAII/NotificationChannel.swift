@@ -35,6 +35,42 @@ struct CenterRegistration: @unchecked Sendable {
   let token: any NSObjectProtocol
 }
 
+/// A channel's reference to its center, which does not keep the center alive.
+///
+/// Swift centers (Linux): an `UnownedObject`, not a weak reference, which would give the center
+/// a side table and send every retain and release of it down the runtime's slow path. It keeps
+/// the center's memory allocated while the channel lives, so no other object can be at its
+/// address meanwhile: a live center at that address is this one (`ChannelRegistryTests` checks
+/// both that a dropped center is deinitialized and that its address is not reused). Objective-C
+/// centers have no unowned count to raise, so there it is a weak reference.
+struct CenterReference: ~Copyable, Sendable {
+  #if canImport(ObjectiveC)
+    private let reference: WeakReference<NotificationCenter>
+
+    init(_ center: NotificationCenter) { reference = WeakReference(center) }
+
+    /// Whether `center`, which the caller holds, is the referenced one. The weak load yields
+    /// `nil` (the center died; `center` merely reuses its address) or `center` itself, whose
+    /// release cannot be the last one, so no `deinit` runs here.
+    func refers(to center: NotificationCenter) -> Bool { reference.object === center }
+  #else
+    private let reference: UnownedObject<NotificationCenter>
+    private let address: ObjectIdentifier
+
+    init(_ center: NotificationCenter) {
+      reference = UnownedObject(center)
+      address = ObjectIdentifier(center)
+    }
+
+    /// Whether `center`, which the caller holds, is the referenced one: the memory at this
+    /// address is still the referenced center's, so only that center can be there.
+    func refers(to center: NotificationCenter) -> Bool { ObjectIdentifier(center) == address }
+  #endif
+
+  /// The center, strongly, while it lives.
+  var object: NotificationCenter? { reference.object }
+}
+
 /// The observers of one (center, name) pair that filter by one sender.
 ///
 /// The sender is held weakly: once it dies the group matches nothing, not even an object later
@@ -66,8 +102,9 @@ final class NotificationChannel: Sendable {
   let key: ChannelKey
   /// The observers of every sender.
   let observers = ObserverList<PostedNotification>()
-  /// Weak, so that dropping a `NotificationCenter()` instance frees it even while tokens live.
-  private let center: WeakReference<NotificationCenter>
+  /// Not a strong reference, so that dropping a `NotificationCenter()` instance deinitializes
+  /// it even while tokens live.
+  private let center: CenterReference
   private struct SenderRecord: Sendable {
     let group: SenderGroup
     /// Observations holding the group; it leaves the index with the last.
@@ -85,7 +122,7 @@ final class NotificationChannel: Sendable {
 
   init(center: NotificationCenter, name: Notification.Name?) {
     self.key = ChannelKey(center: ObjectIdentifier(center), name: name)
-    self.center = WeakReference(center)
+    self.center = CenterReference(center)
     observers.nameChannel { Self.describe(name) }
   }
 
@@ -95,13 +132,9 @@ final class NotificationChannel: Sendable {
     "NotificationCenter name \(name?.rawValue ?? "nil (every notification)")"
   }
 
-  /// Whether this channel was made for `center`.
-  ///
-  /// Safe to call under a lock while the caller holds `center`: the weak load yields either
-  /// `nil` (this channel's center died; `center` merely reuses its address) or `center` itself,
-  /// whose release cannot be the last one, so no `deinit` runs here.
+  /// Whether this channel was made for `center`, which the caller holds. Safe under a lock.
   func belongs(to center: NotificationCenter) -> Bool {
-    self.center.object === center
+    self.center.refers(to: center)
   }
 
   /// Every list of the channel: the observers of every sender, then each sender group's.

@@ -97,6 +97,25 @@ struct ChannelRegistryTests {
     tokens.removeAll()
   }
 
+  #if !canImport(ObjectiveC)
+    // `CenterReference` takes a live center at its center's address for that center: sound only
+    // while the channel keeps the dead center's memory allocated.
+    @Test("a dead center's address is not reused while its channel lives", .needsAddressReuse)
+    func deadCenterAddressIsKept() throws {
+      // Without a channel, the allocator hands a dead center's address out again.
+      let free = ObjectIdentifier(NotificationCenter())
+      guard allocate(at: free, attempts: 1000, { NotificationCenter() }) != nil else {
+        return try skipWithoutAddressReuse()
+      }
+      let (address, token) = withAutoreleasePool {
+        let center = NotificationCenter()
+        return (ObjectIdentifier(center), center.observe(.channel) { _ in })
+      }
+      #expect(allocate(at: address, attempts: 1000, { NotificationCenter() }) == nil)
+      token.cancel()
+    }
+  #endif
+
   @Test("the registry gives back its storage after many names came and went")
   func registryShrinks() {
     let center = NotificationCenter()
