@@ -198,24 +198,34 @@ public final class Broadcaster: Sendable {
     _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    let subscription = Self.withObject(observer) { object in
-      ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
-      let copy = UnretainedObserver(observer, of: object)
-      let (channel, route) = channelAndRoute(
-        creating: P.self, for: copy, delivery: delivery, isolation: isolation)
-      // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
-      return channel._withUnsafeGuaranteedRef { list in
-        let entry = Self.entry(
-          for: object, delivery: delivery, isolation: isolation, route: route)
-        entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
-        entry.priority = priority
-        return list.subscribe(entry, endsWithToken: false)
-      }
+    let subscription = Self.withObject(observer) { address, object in
+      register(
+        address, object: object, delivery: delivery, priority: priority, isolation: isolation,
+        fileID: fileID, line: line)
     }
     guard let subscription else {
       ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
     }
     return subscription
+  }
+
+  /// Registers the observer at `address`, which is `object` as a `P`.
+  private func register<P>(
+    _ address: UnsafePointer<P>, object: AnyObject, delivery: Delivery, priority: Int,
+    isolation: (any Actor)?, fileID: StaticString, line: UInt
+  ) -> Subscription {
+    ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
+    let copy = UnretainedObserver(address, of: object)
+    let (channel, route) = channelAndRoute(
+      creating: P.self, for: copy, delivery: delivery, isolation: isolation)
+    // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
+    return channel._withUnsafeGuaranteedRef { list in
+      let entry = Self.entry(
+        for: object, delivery: delivery, isolation: isolation, route: route)
+      entry.site = RegistrationSite(.observer(type(of: object)), fileID: fileID, line: line)
+      entry.priority = priority
+      return list.subscribe(entry, endsWithToken: false)
+    }
   }
 
   /// Ends the registration of `observer` for `protocolType`.
@@ -237,7 +247,7 @@ public final class Broadcaster: Sendable {
   ///   - observer: The registered observer.
   public func unregister<P>(_ protocolType: P.Type, observer: P) {
     guard let channel = unretainedChannel(for: ObjectIdentifier(P.self)) else { return }
-    Self.withObject(observer) { object in
+    Self.withObject(observer) { _, object in
       channel._withUnsafeGuaranteedRef { $0.removeObserver(object) }
     }
   }
@@ -452,13 +462,19 @@ extension Broadcaster {
   /// references to it) takes every retain and release off the runtime's fast path. Any other
   /// `P` is cast, and `body` gets the cast's reference.
   ///
+  /// `body` also gets the observer's address, for copying its bytes without a retain. One
+  /// `withUnsafePointer` serves both: unspecialized, each generic layer is a call of its own.
+  ///
   /// - Returns: What `body` returns, or `nil` for a value (`body` is not called).
-  static func withObject<P, Result>(_ observer: P, _ body: (AnyObject) -> Result) -> Result? {
-    if let object = ClassReference.object(observer) {
-      return object._withUnsafeGuaranteedRef(body)
+  static func withObject<P, Result>(
+    _ observer: P, _ body: (UnsafePointer<P>, AnyObject) -> Result
+  ) -> Result? {
+    withUnsafePointer(to: observer) { address in
+      if ClassReference.leads(P.self) {
+        return ClassReference.object(at: address)._withUnsafeGuaranteedRef { body(address, $0) }
+      }
+      return castObject(observer).map { body(address, $0) }
     }
-    guard let object = castObject(observer) else { return nil }
-    return body(object)
   }
 
   /// The observer as an object through `Any` and a conditional cast, for any `P`, or `nil` for

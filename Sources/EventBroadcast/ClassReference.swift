@@ -27,12 +27,9 @@ enum ClassReference {
     return flags & 0x8000_0000 == 0
   }
 
-  /// The instance `value` refers to, when its type is one that ``leads(_:)``; otherwise `nil`.
-  /// Unretained: `value` keeps it alive.
-  static func object<T>(_ value: T) -> Unmanaged<AnyObject>? {
-    guard leads(T.self) else { return nil }
-    return withUnsafePointer(to: value) {
-      Unmanaged.fromOpaque(UnsafeRawPointer($0).load(as: UnsafeRawPointer.self))
-    }
+  /// The instance that the value at `value`, of a type that ``leads(_:)``, refers to.
+  /// Unretained: the value keeps it alive.
+  static func object(at value: UnsafeRawPointer) -> Unmanaged<AnyObject> {
+    Unmanaged.fromOpaque(value.load(as: UnsafeRawPointer.self))
   }
 }

@@ -57,21 +57,21 @@
   /// The bytes of a larger `P`; freed by ``deallocate()``.
   @usableFromInline let spilled: UnsafeMutableRawPointer?
 
-  /// Copies `observer`, which is `object` as a `P`, without retaining it.
+  /// Copies the `P` at `observer`, which is `object` as a `P`, without retaining it.
+  ///
+  /// Takes the observer's address, which the caller has at hand: a copy of the observer would
+  /// retain the object, which its side table makes slow.
   ///
   /// - Precondition: `observer` is a class instance; `object` is that instance.
-  init<P>(_ observer: borrowing P, of object: borrowing AnyObject) {
+  init<P>(_ observer: UnsafePointer<P>, of object: borrowing AnyObject) {
     let size = MemoryLayout<P>.size
     var words: Words = (0, 0, 0, 0, 0)
     var spilled: UnsafeMutableRawPointer?
-    // Borrowed, read as raw bytes: a copy of `observer` would retain the object, which its side
-    // table makes slow.
-    let holdsObject = withUnsafePointer(to: observer) { observer in
-      let bytes = UnsafeRawPointer(observer)
-      guard
-        size >= MemoryLayout<UInt>.size,
-        bytes.load(as: UInt.self) == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-      else { return false }
+    let bytes = UnsafeRawPointer(observer)
+    let holdsObject =
+      size >= MemoryLayout<UInt>.size
+      && bytes.load(as: UInt.self) == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    if holdsObject {
       if size <= MemoryLayout<Words>.size {
         withUnsafeMutableBytes(of: &words) {
           $0.baseAddress.unsafelyUnwrapped.copyMemory(from: bytes, byteCount: size)
@@ -81,7 +81,6 @@
           byteCount: size, alignment: MemoryLayout<P>.alignment)
         spilled.unsafelyUnwrapped.copyMemory(from: bytes, byteCount: size)
       }
-      return true
     }
     self.size = holdsObject ? size : 0
     self.words = words

@@ -26,8 +26,8 @@ struct ClassReferenceTests {
   /// broadcaster's object of `value` is the one the casts find.
   private func check<T>(_ value: T, as _: T.Type, leads expected: Bool) {
     #expect(ClassReference.leads(T.self) == expected, "\(T.self)")
-    #expect((ClassReference.object(value) != nil) == expected, "\(T.self)")
-    let read = Broadcaster.withObject(value) { $0 }
+    #expect((object(value) != nil) == expected, "\(T.self)")
+    let read = Broadcaster.withObject(value) { $1 }
     let cast = Broadcaster.castObject(value)
     #expect(read === cast, "\(T.self)")
   }
@@ -84,9 +84,16 @@ struct ClassReferenceTests {
       let instance = Instance()
       weakInstance = instance
       let existential: any ClassBound = instance
-      for _ in 0..<10 { _ = ClassReference.object(existential)?.takeUnretainedValue() }
-      #expect(ClassReference.object(existential)?.takeUnretainedValue() === instance)
+      for _ in 0..<10 { _ = object(existential)?.takeUnretainedValue() }
+      #expect(object(existential)?.takeUnretainedValue() === instance)
     }
     #expect(weakInstance == nil)
   }
+}
+
+/// The instance `value` refers to when its type ``ClassReference/leads(_:)``, read as
+/// `Broadcaster.withObject` reads it; `nil` otherwise. Unretained: `value` keeps it alive.
+private func object<T>(_ value: T) -> Unmanaged<AnyObject>? {
+  guard ClassReference.leads(T.self) else { return nil }
+  return withUnsafePointer(to: value) { ClassReference.object(at: $0) }
 }
