@@ -45,7 +45,9 @@ public struct Delivery: Sendable {
   /// runtime, per entry.
   @usableFromInline package final class WeakActor: Sendable {
     @usableFromInline struct Reference: Sendable {
-      @usableFromInline weak var object: (any Actor)?
+      // Not `(any Actor)?`: see `WeakReference._object`.
+      // swift-format-ignore: UseShorthandTypeNames
+      @usableFromInline weak var object: Optional<any Actor>
 
       @inlinable init(object: any Actor) {
         self.object = object

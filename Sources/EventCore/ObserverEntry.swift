@@ -24,7 +24,11 @@ public import Synchronization
   // Behind an inlinable getter for the reason `_order` is (below): read directly from another
   // module, the weak load came with a run-time exclusivity check (`swift_beginAccess`) per
   // observer per post.
-  @exclusivity(unchecked) @usableFromInline weak var _observer: AnyObject?
+  // Spelled `Optional<AnyObject>`: a `weak var` of type `AnyObject?` is first set to `nil` by an
+  // implicit initial value, and the init's assignment is then a second runtime call
+  // (`swift_weakInit`, then `swift_weakAssign`). This spelling has no implicit value.
+  // swift-format-ignore: UseShorthandTypeNames
+  @exclusivity(unchecked) @usableFromInline weak var _observer: Optional<AnyObject>
   // The handler, as two non-optional `let` closures and a flag rather than an enum or an
   // optional: a post then calls it borrowed from the entry. Switching over an enum, or
   // unwrapping an optional, copied the closure first: a retain and a release of its context

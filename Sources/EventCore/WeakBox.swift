@@ -5,7 +5,9 @@
 /// exists to avoid: a load yields a strong reference, and dropping that reference can run the
 /// object's `deinit`, which must never happen while one of our locks is held.
 @usableFromInline package final class WeakBox: @unchecked Sendable {
-  package private(set) weak var object: AnyObject?
+  // Not `AnyObject?`: see `WeakReference._object`.
+  // swift-format-ignore: UseShorthandTypeNames
+  package private(set) weak var object: Optional<AnyObject>
 
   /// Identity of the object at the time it was boxed, for keyed lookups.
   @usableFromInline package let identifier: ObjectIdentifier

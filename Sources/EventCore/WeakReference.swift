@@ -7,7 +7,10 @@
   // Read through a getter: reading the stored property of a `let` copies the whole struct first,
   // which takes and drops a weak reference (two more runtime calls on the object's side table)
   // around the load.
-  @usableFromInline weak var _object: Object?
+  // `Optional<Object>`, not `Object?`, which would be set to `nil` first by an implicit initial
+  // value and then assigned: two runtime calls in `init` instead of one.
+  // swift-format-ignore: UseShorthandTypeNames
+  @usableFromInline weak var _object: Optional<Object>
 
   @inlinable package var object: Object? { _object }
 
