@@ -198,8 +198,11 @@ public final class Broadcaster: Sendable {
     _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
-    let subscription = Self.withObject(observer) { address, object in
-      register(
+    // Written from the closure, so that nothing generic returns an optional: unspecialized,
+    // a `Subscription?` result looks up `Optional`'s metadata at run time on every call.
+    var subscription: Subscription?
+    Self.withObject(observer) { address, object in
+      subscription = register(
         address, object: object, delivery: delivery, priority: priority, isolation: isolation,
         fileID: fileID, line: line)
     }
@@ -465,15 +468,20 @@ extension Broadcaster {
   /// `body` also gets the observer's address, for copying its bytes without a retain. One
   /// `withUnsafePointer` serves both: unspecialized, each generic layer is a call of its own.
   ///
-  /// - Returns: What `body` returns, or `nil` for a value (`body` is not called).
-  static func withObject<P, Result>(
-    _ observer: P, _ body: (UnsafePointer<P>, AnyObject) -> Result
-  ) -> Result? {
+  /// `body` returns nothing, and this a `Bool`: the code runs unspecialized (generic over `P`),
+  /// where a generic or optional result would look up its type's metadata at run time.
+  ///
+  /// - Returns: Whether `observer` is an object, and `body` ran; `false` for a value.
+  @discardableResult
+  static func withObject<P>(_ observer: P, _ body: (UnsafePointer<P>, AnyObject) -> Void) -> Bool {
     withUnsafePointer(to: observer) { address in
       if ClassReference.leads(P.self) {
-        return ClassReference.object(at: address)._withUnsafeGuaranteedRef { body(address, $0) }
+        ClassReference.object(at: address)._withUnsafeGuaranteedRef { body(address, $0) }
+        return true
       }
-      return castObject(observer).map { body(address, $0) }
+      guard let object = castObject(observer) else { return false }
+      body(address, object)
+      return true
     }
   }
 

@@ -27,9 +27,11 @@ struct ClassReferenceTests {
   private func check<T>(_ value: T, as _: T.Type, leads expected: Bool) {
     #expect(ClassReference.leads(T.self) == expected, "\(T.self)")
     #expect((object(value) != nil) == expected, "\(T.self)")
-    let read = Broadcaster.withObject(value) { $1 }
+    var read: AnyObject?
+    let isObject = Broadcaster.withObject(value) { read = $1 }
     let cast = Broadcaster.castObject(value)
     #expect(read === cast, "\(T.self)")
+    #expect(isObject == (cast != nil), "\(T.self)")
   }
 
   @Test("classes and class-bound existentials are read in place")
