@@ -141,13 +141,15 @@ struct ConditionsStateMachine: Sendable {
       index = conditioners.index(forKey: name)
       lastArrival = index.map { (name, $0) }
     }
-    var isCounted = false
-    if let index, conditioners.values[index].source == .local {
-      let conditioner = conditioners.values[index]
-      conditioners.values[index].count = min(conditioner.count + 1, conditioner.minCount)
-      isCounted = true
-    }
-    return (evaluate(), isCounted)
+    guard let index else { return (evaluate(), false) }
+    let conditioner = conditioners.values[index]
+    guard conditioner.source == .local else { return (evaluate(), false) }
+    let count = min(conditioner.count + 1, conditioner.minCount)
+    conditioners.values[index].count = count
+    // An arrival that leaves its own conditioner unmet leaves the set unmet: no need to read
+    // every other conditioner to know it.
+    let leavesUnmet = !conditioner.isIgnored && count < conditioner.minCount
+    return (evaluate(satisfied: leavesUnmet ? false : isSatisfied), true)
   }
 
   /// Whether ``updateShared(_:registry:count:version:)`` would take this update: the receiver
@@ -215,7 +217,11 @@ struct ConditionsStateMachine: Sendable {
   }
 
   private mutating func evaluate() -> Evaluation {
-    let satisfied = isSatisfied
+    evaluate(satisfied: isSatisfied)
+  }
+
+  /// ``evaluate()`` with ``isSatisfied`` known to be `satisfied`.
+  private mutating func evaluate(satisfied: Bool) -> Evaluation {
     if !repeats {
       if verified { return Evaluation(isVerified: true, didComplete: false) }
       guard satisfied else { return .none }
