@@ -102,7 +102,7 @@ public struct Delivery: Sendable {
   /// that actor, whatever `self` says; a nonisolated one (`isolation == nil`) runs as `self`
   /// says. The actor is held weakly (see `Kind.actor`).
   @inlinable
-  package func honouring(_ isolation: (any Actor)?) -> Delivery {
+  package consuming func honouring(_ isolation: (any Actor)?) -> Delivery {
     guard let isolation else { return self }
     return isolation is MainActor
       ? Delivery(.mainActor(isolated: true)) : Delivery(.actor(WeakActor(isolation)))

@@ -126,7 +126,7 @@ public import Synchronization
   ///   - handler: Called with each payload.
   @inlinable
   package init(
-    delivery: Delivery, isolation: (any Actor)? = nil, handler: @escaping (Payload) -> Void
+    delivery: consuming Delivery, isolation: (any Actor)? = nil, handler: @escaping (Payload) -> Void
   ) {
     self.delivery = delivery.honouring(isolation)
     self.key = nil
@@ -194,7 +194,7 @@ public import Synchronization
   /// its type (see ``BoundHandler``), while it lives.
   @inlinable
   init(
-    observer: AnyObject, keyed: Bool, delivery: Delivery, isolation: (any Actor)?,
+    observer: AnyObject, keyed: Bool, delivery: consuming Delivery, isolation: (any Actor)?,
     bound: @escaping (AnyObject, Payload) -> Void
   ) {
     self.delivery = delivery.honouring(isolation)
@@ -229,7 +229,7 @@ public import Synchronization
   ///   - attachment: What the owner calls the observer through; see ``attachment``.
   @inlinable
   package init(
-    observer: AnyObject, keyed: Bool, delivery: Delivery, isolation: (any Actor)?,
+    observer: AnyObject, keyed: Bool, delivery: consuming Delivery, isolation: (any Actor)?,
     attachment: AnyObject
   ) {
     self.delivery = delivery.honouring(isolation)
