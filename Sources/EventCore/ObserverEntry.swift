@@ -126,8 +126,11 @@ public import Synchronization
   ///   - handler: Called with each payload.
   @inlinable
   package init(
-    delivery: consuming Delivery, isolation: (any Actor)? = nil, handler: @escaping (Payload) -> Void
+    delivery: consuming Delivery, isolation: (any Actor)? = nil,
+    handler: @escaping (Payload) -> Void
   ) {
+    // `delivery` is consumed (here and in the other designated inits): borrowed, the caller
+    // copied it for the call and this copied it again to store it.
     self.delivery = delivery.honouring(isolation)
     self.key = nil
     self._observer = nil
