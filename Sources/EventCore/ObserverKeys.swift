@@ -107,17 +107,46 @@
   }
 
   /// Registers `entry` under `key`, in place of the entry there, if any.
-  @inlinable mutating func set(_ entry: AnyObject, for key: ObjectIdentifier) {
+  ///
+  /// - Returns: The entry replaced, unretained; `nil` if `key` had none. One probe serves both,
+  ///   so an insert need not look its observer up first.
+  @inlinable @discardableResult
+  mutating func set<Entry: AnyObject>(_ entry: Entry, for key: ObjectIdentifier)
+    -> Unmanaged<Entry>?
+  {
     let bits = Self.bits(of: key)
     let value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
-    let added = uniqueTable(reserving: 1)._withUnsafeGuaranteedRef { table in
+    let previous = uniqueTable(reserving: 1)._withUnsafeGuaranteedRef { table in
       let index = table.index(of: bits)
-      let added = table.slots[index * 2] == 0
+      let previous = table.slots[index * 2 + 1]
       table.slots[index * 2] = bits
       table.slots[index * 2 + 1] = value
-      return added
+      return previous
     }
-    if added { count += 1 }
+    guard previous != 0 else {
+      count += 1
+      return nil
+    }
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: previous).unsafelyUnwrapped)
+  }
+
+  /// Removes the entry under `key`, whichever it is, in one probe.
+  ///
+  /// - Returns: The entry removed, unretained; `nil` if `key` had none.
+  @inlinable
+  mutating func removeEntry<Entry: AnyObject>(
+    for key: ObjectIdentifier, as _: Entry.Type
+  ) -> Unmanaged<Entry>? {
+    guard table != nil else { return nil }
+    let removed = uniqueTable(reserving: 0)._withUnsafeGuaranteedRef { table in
+      let index = table.index(of: Self.bits(of: key))
+      let value = table.slots[index * 2 + 1]
+      if value != 0 { table.remove(at: index) }
+      return value
+    }
+    guard removed != 0 else { return nil }
+    count -= 1
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: removed).unsafelyUnwrapped)
   }
 
   /// Removes the entry under `key` if it is `entry`: a newer registration of the same observer

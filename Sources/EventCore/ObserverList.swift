@@ -240,8 +240,12 @@ public import Synchronization
   func insert(_ entry: Entry, into state: inout State, releasing released: inout Released)
     -> Bool
   {
-    if let key = entry.key, let previous = state.byKey.entry(for: key, as: Entry.self) {
-      previous._withUnsafeGuaranteedRef { remove($0, from: &state, releasing: &released) }
+    // The observer's earlier entry, if any, is replaced in the table first: its removal then
+    // leaves the table alone.
+    if let key = entry.key, let previous = state.byKey.set(entry, for: key) {
+      previous._withUnsafeGuaranteedRef {
+        remove($0, from: &state, releasing: &released, keyedAlready: true)
+      }
     }
     place(entry, in: &state, releasing: &released)
     state.liveCount += 1
@@ -251,7 +255,6 @@ public import Synchronization
     if state.registrationWarning.isExceeded(by: state.liveCount) {
       released.warnsOfRegistrations = state.registrationWarning.claim()
     }
-    if let key = entry.key { state.byKey.set(entry, for: key) }
     state.insertsSincePurge += 1
     let purgeDue = state.insertsSincePurge >= max(16, state.liveCount / 2)
     if purgeDue { state.insertsSincePurge = 0 }
@@ -407,11 +410,13 @@ public import Synchronization
     let released = state.withLock { state -> Released in
       // The caller holds `observer`, so an entry under its identity is either its own or one
       // whose observer died and whose address was reused: both are to go.
-      guard let entry = state.byKey.entry(for: ObjectIdentifier(observer), as: Entry.self) else {
-        return Released()
-      }
+      guard
+        let entry = state.byKey.removeEntry(for: ObjectIdentifier(observer), as: Entry.self)
+      else { return Released() }
       var released = Released()
-      entry._withUnsafeGuaranteedRef { remove($0, from: &state, releasing: &released) }
+      entry._withUnsafeGuaranteedRef {
+        remove($0, from: &state, releasing: &released, keyedAlready: true)
+      }
       return released
     }
     finish(released)
@@ -461,8 +466,14 @@ public import Synchronization
 
   /// Removes a registered entry and cancels it; its slot is cleared at once when no post holds
   /// the storage, later otherwise, and the storage compacted once most of its slots are empty.
+  ///
+  /// `keyedAlready`: the caller has taken the entry out of `byKey` (or replaced it there), so
+  /// that one probe of the table served both the lookup and the change.
   @inlinable
-  func remove(_ entry: Entry, from state: inout State, releasing released: inout Released) {
+  func remove(
+    _ entry: Entry, from state: inout State, releasing released: inout Released,
+    keyedAlready: Bool = false
+  ) {
     entry.liveness.cancel()
     if entry.state.load(ordering: .relaxed) & Liveness.handOverBit != 0 {
       state.retention.giveBack(entry.takeUnstarted())
@@ -470,7 +481,7 @@ public import Synchronization
     state.liveCount -= 1
     liveCount.store(state.liveCount, ordering: .releasing)
     if state.liveCount == 0 { recordObservation(false, into: &released) }
-    if let key = entry.key { state.byKey.remove(entry, for: key) }
+    if !keyedAlready, let key = entry.key { state.byKey.remove(entry, for: key) }
     let index = entry.index
     entry.index = -1
     let count = state.storage.count.load(ordering: .relaxed)

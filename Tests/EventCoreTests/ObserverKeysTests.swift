@@ -36,7 +36,9 @@ struct ObserverKeysTests {
     return found
   }
 
-  @Test("random sets and removals find what a dictionary finds, through growth and clusters")
+  @Test(
+    "random sets and removals find and return what a dictionary does, through growth and clusters"
+  )
   func matchesADictionary() {
     var random = SplitMix(state: 42)
     let values = (0..<8).map { _ in Value() }
@@ -47,14 +49,21 @@ struct ObserverKeysTests {
     for step in 0..<20_000 {
       let key = keys.randomElement(using: &random)!
       let value = values.randomElement(using: &random)!
-      switch random.next() % 3 {
+      switch random.next() % 4 {
       case 0, 1:
-        table.set(value, for: key)
+        // Returns the entry it replaced: an insert removes that one without a second probe.
+        let replaced = table.set(value, for: key)
+        #expect(replaced.map { ObjectIdentifier($0.takeUnretainedValue()) } == model[key])
         model[key] = ObjectIdentifier(value)
-      default:
+      case 2:
         // Removes only the entry given: another value under the key stays.
         table.remove(value, for: key)
         if model[key] == ObjectIdentifier(value) { model[key] = nil }
+      default:
+        // Removes whichever entry the key has, and returns it.
+        let removed = table.removeEntry(for: key, as: Value.self)
+        #expect(removed.map { ObjectIdentifier($0.takeUnretainedValue()) } == model[key])
+        model[key] = nil
       }
       #expect(table.count == model.count, "step \(step)")
       if step % 97 == 0 || step > 19_900 {
