@@ -35,53 +35,17 @@ struct CenterRegistration: @unchecked Sendable {
   let token: any NSObjectProtocol
 }
 
-/// A channel's reference to its center, which does not keep the center alive.
-///
-/// Swift centers (Linux): an `UnownedObject`, not a weak reference, which would give the center
-/// a side table and send every retain and release of it down the runtime's slow path. It keeps
-/// the center's memory allocated while the channel lives, so no other object can be at its
-/// address meanwhile: a live center at that address is this one (`ChannelRegistryTests` checks
-/// both that a dropped center is deinitialized and that its address is not reused). Objective-C
-/// centers have no unowned count to raise, so there it is a weak reference.
-struct CenterReference: ~Copyable, Sendable {
-  #if canImport(ObjectiveC)
-    private let reference: WeakReference<NotificationCenter>
-
-    init(_ center: NotificationCenter) { reference = WeakReference(center) }
-
-    /// Whether `center`, which the caller holds, is the referenced one. The weak load yields
-    /// `nil` (the center died; `center` merely reuses its address) or `center` itself, whose
-    /// release cannot be the last one, so no `deinit` runs here.
-    func refers(to center: NotificationCenter) -> Bool { reference.object === center }
-  #else
-    private let reference: UnownedObject<NotificationCenter>
-    private let address: ObjectIdentifier
-
-    init(_ center: NotificationCenter) {
-      reference = UnownedObject(center)
-      address = ObjectIdentifier(center)
-    }
-
-    /// Whether `center`, which the caller holds, is the referenced one: the memory at this
-    /// address is still the referenced center's, so only that center can be there.
-    func refers(to center: NotificationCenter) -> Bool { ObjectIdentifier(center) == address }
-  #endif
-
-  /// The center, strongly, while it lives.
-  var object: NotificationCenter? { reference.object }
-}
-
 /// The observers of one (center, name) pair that filter by one sender.
 ///
-/// The sender is held weakly: once it dies the group matches nothing, not even an object later
-/// allocated at its address, whose posts find the group by identity but read `nil` here.
+/// The sender is not kept alive: once it dies the group matches nothing, not even an object
+/// later allocated at its address (see ``IdentityReference``).
 final class SenderGroup: Sendable {
-  let sender: WeakBox
+  let sender: IdentityReference<AnyObject>
   let observers = ObserverList<PostedNotification>()
 
   /// Makes the group of `sender`'s observers of notifications named `name`.
   init(_ sender: AnyObject, name: Notification.Name?) {
-    self.sender = WeakBox(sender)
+    self.sender = IdentityReference(sender)
     // The type, not the sender, which the group must not keep alive.
     let senderType: any AnyObject.Type = type(of: sender)
     observers.nameChannel { "\(NotificationChannel.describe(name)) object \(senderType)" }
@@ -104,7 +68,7 @@ final class NotificationChannel: Sendable {
   let observers = ObserverList<PostedNotification>()
   /// Not a strong reference, so that dropping a `NotificationCenter()` instance deinitializes
   /// it even while tokens live.
-  private let center: CenterReference
+  private let center: IdentityReference<NotificationCenter>
   private struct SenderRecord: Sendable {
     let group: SenderGroup
     /// Observations holding the group; it leaves the index with the last.
@@ -122,7 +86,7 @@ final class NotificationChannel: Sendable {
 
   init(center: NotificationCenter, name: Notification.Name?) {
     self.key = ChannelKey(center: ObjectIdentifier(center), name: name)
-    self.center = CenterReference(center)
+    self.center = IdentityReference(center)
     observers.nameChannel { Self.describe(name) }
   }
 
@@ -160,9 +124,8 @@ final class NotificationChannel: Sendable {
     let id = ObjectIdentifier(sender)
     while true {
       let found = senders.withLock { $0[id]?.group }
-      // Outside the lock: a weak load. The caller holds `sender`, so the load yields `nil` (the
-      // group's sender died and `sender` reuses its address) or `sender` itself.
-      let alive = found.map { $0.sender.object === sender } ?? false
+      // Outside the lock (on Apple platforms, a weak load).
+      let alive = found.map { $0.sender.refers(to: sender) } ?? false
       let (joined, evicted) = senders.withLock {
         records -> (SenderGroup?, SenderRecord?) in
         guard records[id]?.group === found else { return (nil, nil) }  // changed meanwhile
@@ -288,9 +251,9 @@ final class NotificationChannel: Sendable {
     else { return nil }
     let id = ObjectIdentifier(sender)
     guard let group = senders.withLock({ $0[id]?.group }) else { return nil }
-    // Outside the lock: the notification holds `sender`, so this weak load's release is not the
-    // last. A dead sender's group reads `nil`, so an object at its address matches nothing.
-    return group.sender.object === sender ? group : nil
+    // Outside the lock (on Apple platforms, a weak load): the notification holds `sender`. A
+    // dead sender's group refers to no live object, so an object at its address matches nothing.
+    return group.sender.refers(to: sender) ? group : nil
   }
 }
 

@@ -98,7 +98,7 @@ struct ChannelRegistryTests {
   }
 
   #if !canImport(ObjectiveC)
-    // `CenterReference` takes a live center at its center's address for that center: sound only
+    // `IdentityReference` takes a live center at its center's address for that center: sound only
     // while the channel keeps the dead center's memory allocated.
     @Test("a dead center's address is not reused while its channel lives", .needsAddressReuse)
     func deadCenterAddressIsKept() throws {
