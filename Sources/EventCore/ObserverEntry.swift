@@ -10,7 +10,8 @@ public import Synchronization
 /// `order` and `attachment`, which are written once before the entry is published through that
 /// mutex. The handlers are not `@Sendable` because the public API accepts plain closures and
 /// unbound methods: they run on the thread their `Delivery` names, as the API documents.
-/// `observer` is a weak reference, whose loads the runtime makes atomic.
+/// `observer` is an unowned address whose strong loads (`swift_tryRetain`) the runtime makes
+/// atomic, or on Apple platforms a weak reference, whose loads it makes atomic too.
 @usableFromInline package final class ObserverEntry<Payload>: Liveness, @unchecked Sendable {
 
   /// Shared with the registration's `Subscription`; checked before every invocation.
@@ -18,17 +19,37 @@ public import Synchronization
   @usableFromInline package let delivery: Delivery
   /// The observer's identity, for lists that keep one registration per observer.
   @usableFromInline package let key: ObjectIdentifier?
-  /// The observer of a registration made with one; `nil` for a closure, or once it is gone.
-  /// A weak load: read it outside any lock.
-  @inlinable package var observer: AnyObject? { _observer }
-  // Behind an inlinable getter for the reason `_order` is (below): read directly from another
-  // module, the weak load came with a run-time exclusivity check (`swift_beginAccess`) per
-  // observer per post.
-  // Spelled `Optional<AnyObject>`: a `weak var` of type `AnyObject?` is first set to `nil` by an
-  // implicit initial value, and the init's assignment is then a second runtime call
-  // (`swift_weakInit`, then `swift_weakAssign`). This spelling has no implicit value.
-  // swift-format-ignore: UseShorthandTypeNames
-  @exclusivity(unchecked) @usableFromInline weak var _observer: Optional<AnyObject>
+  /// The observer of a registration made with one, strongly; `nil` for a closure, or once it
+  /// has begun its deinitialization. Its release may be the last: read it outside any lock.
+  @inlinable package var observer: AnyObject? {
+    #if canImport(ObjectiveC)
+      _observer
+    #else
+      guard UnownedAddress.tryRetain(_observer) else { return nil }
+      return Unmanaged<AnyObject>.fromOpaque(
+        UnsafeRawPointer(bitPattern: _observer).unsafelyUnwrapped
+      ).takeRetainedValue()
+    #endif
+  }
+  #if canImport(ObjectiveC)
+    // Behind an inlinable getter for the reason `_order` is (below): read directly from another
+    // module, the weak load came with a run-time exclusivity check (`swift_beginAccess`) per
+    // observer per post.
+    // Spelled `Optional<AnyObject>`: a `weak var` of type `AnyObject?` is first set to `nil` by
+    // an implicit initial value, and the init's assignment is then a second runtime call
+    // (`swift_weakInit`, then `swift_weakAssign`). This spelling has no implicit value.
+    // swift-format-ignore: UseShorthandTypeNames
+    @exclusivity(unchecked) @usableFromInline weak var _observer: Optional<AnyObject>
+  #else
+    // The observer's address with its unowned count raised (0 for none; see `UnownedReference`
+    // for why this is sound), released in `deinit`. Not weak: a weak reference gives the
+    // observer a side table, and every retain and release of it, by a post, by the caller's own
+    // code, by Foundation, then takes the runtime's slow path. The cost: a dead observer's memory
+    // (its instance size; what its properties held is released at its `deinit`) stays allocated
+    // until the entry goes, as a weak reference keeps the side table. Objective-C objects have no
+    // unowned count, so Apple platforms keep the weak reference.
+    @usableFromInline let _observer: UInt
+  #endif
   // The handler, as two non-optional `let` closures and a flag rather than an enum or an
   // optional: a post then calls it borrowed from the entry. Switching over an enum, or
   // unwrapping an optional, copied the closure first: a retain and a release of its context
@@ -133,7 +154,11 @@ public import Synchronization
     // copied it for the call and this copied it again to store it.
     self.delivery = delivery.honouring(isolation)
     self.key = nil
-    self._observer = nil
+    #if canImport(ObjectiveC)
+      self._observer = nil
+    #else
+      self._observer = 0
+    #endif
     if isolation != nil {
       let captures = IsolatedCaptures<Payload>(plain: handler)
       self.plain = { captures.plain($0) }
@@ -202,7 +227,11 @@ public import Synchronization
   ) {
     self.delivery = delivery.honouring(isolation)
     self.key = keyed ? ObjectIdentifier(observer) : nil
-    self._observer = observer
+    #if canImport(ObjectiveC)
+      self._observer = observer
+    #else
+      self._observer = UnownedAddress.retain(observer)
+    #endif
     if isolation != nil {
       let captures = IsolatedCaptures<Payload>(bound: bound)
       self.bound = { captures.bound($0, $1) }
@@ -237,7 +266,11 @@ public import Synchronization
   ) {
     self.delivery = delivery.honouring(isolation)
     self.key = keyed ? ObjectIdentifier(observer) : nil
-    self._observer = observer
+    #if canImport(ObjectiveC)
+      self._observer = observer
+    #else
+      self._observer = UnownedAddress.retain(observer)
+    #endif
     self.plain = { _ in }
     self.bound = { _, _ in }
     self.isPlain = false
@@ -253,6 +286,9 @@ public import Synchronization
   deinit {
     if let captures = _captures { CapturesRelease.release(captures, on: delivery.kind) }
     UnownedAddress.release(_list)
+    #if !canImport(ObjectiveC)
+      UnownedAddress.release(_observer)
+    #endif
   }
 
   /// For a registration isolated to an actor, the ``IsolatedCaptures`` that hold its handler
