@@ -1,16 +1,15 @@
-import Dispatch
 import EventTestSupport
-import Synchronization
 import Testing
 
 @testable import EventCore
 
 /// An entry's reference to its observer: it never keeps the observer alive, hands it out only
 /// while it lives, and (outside Apple platforms, where it is an unowned address rather than a
-/// weak reference) gives it no side table.
+/// weak reference) gives it no side table. `UnownedReferenceTests` races its loads against the
+/// observer's last release.
 @Suite("Observer references")
 struct ObserverReferenceTests {
-  private static func entry(observing observer: AnyObject) -> ObserverEntry<Int> {
+  static func entry(observing observer: AnyObject) -> ObserverEntry<Int> {
     ObserverEntry<Int>(
       observer: observer, keyed: true, delivery: .synchronous, isolation: nil,
       attachment: Tracked("attachment"))
@@ -26,31 +25,6 @@ struct ObserverReferenceTests {
     #expect(deinits.count == 1)
     #expect(entry.observer == nil)
     #expect(entry.observer == nil)
-  }
-
-  @Test("observer loads racing the observer's last release never hand out a deinitialized one")
-  func loadsRacingTheLastRelease() {
-    for _ in 0..<500 {
-      let deinits = Counter()
-      let revived = Counter()
-      let holder = Mutex<Tracked?>(Tracked { deinits.increment() })
-      let entry = Self.entry(observing: holder.withLock { $0! })
-      DispatchQueue.concurrentPerform(iterations: 3) { index in
-        if index == 0 {
-          let last = holder.withLock { $0.take() }
-          _ = consume last
-          return
-        }
-        for _ in 0..<20 {
-          guard let loaded = entry.observer else { break }
-          if deinits.count > 0 { revived.increment() }
-          withExtendedLifetime(loaded) {}
-        }
-      }
-      #expect(revived.count == 0)
-      #expect(deinits.count == 1)
-      #expect(entry.observer == nil)
-    }
   }
 
   #if !canImport(ObjectiveC) && _pointerBitWidth(_64)

@@ -26,13 +26,14 @@ struct UnownedReferenceTests {
     #expect(UnownedReference<Tracked>(nil).object == nil)
   }
 
-  @Test("loads racing the last release never hand out an object that was deinitialized")
+  @Test("racing loads, direct or as an entry's observer, never hand out a deinitialized object")
   func loadsRacingTheLastRelease() {
     for _ in 0..<500 {
       let deinits = Counter()
       let revived = Counter()
       let holder = Mutex<Tracked?>(Tracked { deinits.increment() })
       let reference = UnownedReference(holder.withLock { $0 })
+      let entry = ObserverReferenceTests.entry(observing: holder.withLock { $0! })
       DispatchQueue.concurrentPerform(iterations: 3) { index in
         if index == 0 {
           let last = holder.withLock { $0.take() }
@@ -41,14 +42,15 @@ struct UnownedReferenceTests {
         }
         for _ in 0..<20 {
           // Held while checked: an object deinitialized before this load must not come back.
-          guard let loaded = reference.object else { break }
+          guard let loaded = reference.object, let observer = entry.observer else { break }
           if deinits.count > 0 { revived.increment() }
-          withExtendedLifetime(loaded) {}
+          withExtendedLifetime((loaded, observer)) {}
         }
       }
       #expect(revived.count == 0)
       #expect(deinits.count == 1)
       #expect(reference.object == nil)
+      #expect(entry.observer == nil)
     }
   }
 
