@@ -571,6 +571,20 @@ CAUSES = {
         "With no other observer of its name, `observeOnce` adds EventRAII's center observer for "
         "the name with the registration and removes it when the registration ends, on top of its "
         "own entry."),
+    "Churn: every churn case": (
+        "Each registration makes and frees its entry and its token (malloc, free, and the last "
+        "release's slow path for each), and raises and lowers two unowned counts (the token's on "
+        "its entry, the entry's on its list); `Broadcaster.register` also runs generic over its "
+        "protocol, copying and casting the observer through its type's metadata, and EventRAII "
+        "takes its channel registry's lock and lease (\"Registration (issue 34)\", above)."),
+    "Churn: each churn case": (
+        "As for issue 13's churn target, above."),
+    "Churn: subscribe and register at most 2 allocations": (
+        "`subscribe` allocates its handler's `@isolated(any)` context (the caller does, as for "
+        "`Broadcaster.notify`), its entry and its token; `register(_:function:)` its entry and "
+        "its token. An entry that is its own token would need `Subscription`, which API.md "
+        "declares `public final class`, to have subclasses, and would keep a handler's captures "
+        "alive for as long as the token is stored."),
     "Request/reply: linear": (
         "Wall time grows faster than instructions with the requests in flight, for the baseline "
         "as much as for `KeyedEvent`: the task group's own cache misses grow with N, so on a "
