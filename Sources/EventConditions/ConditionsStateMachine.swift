@@ -149,7 +149,7 @@ struct ConditionsStateMachine: Sendable {
     // An arrival that leaves its own conditioner unmet leaves the set unmet: no need to read
     // every other conditioner to know it.
     let leavesUnmet = !conditioner.isIgnored && count < conditioner.minCount
-    return (evaluate(satisfied: leavesUnmet ? false : isSatisfied), true)
+    return (evaluate(satisfied: !leavesUnmet && isSatisfied), true)
   }
 
   /// Whether ``updateShared(_:registry:count:version:)`` would take this update: the receiver

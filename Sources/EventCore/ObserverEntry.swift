@@ -25,10 +25,7 @@ public import Synchronization
     #if canImport(ObjectiveC)
       _observer
     #else
-      guard UnownedAddress.tryRetain(_observer) else { return nil }
-      return Unmanaged<AnyObject>.fromOpaque(
-        UnsafeRawPointer(bitPattern: _observer).unsafelyUnwrapped
-      ).takeRetainedValue()
+      UnownedAddress.object(at: _observer, as: AnyObject.self)
     #endif
   }
   #if canImport(ObjectiveC)
@@ -116,6 +113,8 @@ public import Synchronization
   /// list's mutex.
   // Inlinable, so that reading it looks up no generic metadata.
   @inlinable var list: ObserverList<Payload>? {
+    // Not `UnownedAddress.object(at:as:)`: `endRegistration` runs unspecialized, and that
+    // generic call looked up the list type's metadata on every cancel.
     get {
       guard UnownedAddress.tryRetain(_list) else { return nil }
       return Unmanaged<ObserverList<Payload>>.fromOpaque(

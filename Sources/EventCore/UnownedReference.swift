@@ -42,11 +42,7 @@ struct UnownedReference<Object: AnyObject>: ~Copyable, Sendable {
   }
 
   /// The object, strongly, if it has not begun its deinitialization; `nil` otherwise.
-  var object: Object? {
-    guard UnownedAddress.tryRetain(address) else { return nil }
-    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
-      .takeRetainedValue()
-  }
+  var object: Object? { UnownedAddress.object(at: address, as: Object.self) }
 }
 
 /// The steps of ``UnownedReference`` on a bare address, for a stored property that cannot be
@@ -64,6 +60,16 @@ struct UnownedReference<Object: AnyObject>: ~Copyable, Sendable {
   @usableFromInline static func release(_ address: UInt) {
     guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
     c_event_core_unowned_release(pointer)
+  }
+
+  /// The object at an address from ``retain(_:)``, strongly, if it has not begun its
+  /// deinitialization; `nil` otherwise, and for 0.
+  @inlinable static func object<Object: AnyObject>(at address: UInt, as _: Object.Type)
+    -> Object?
+  {
+    guard tryRetain(address) else { return nil }
+    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
+      .takeRetainedValue()
   }
 
   /// Takes a strong reference to the object at an address from ``retain(_:)``, if it has not

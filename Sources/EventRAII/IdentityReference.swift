@@ -11,7 +11,7 @@ import EventCore
 /// comparison. A dead object's memory (its instance size; what its properties held is released
 /// at its `deinit`) stays allocated until the reference goes, as a weak reference keeps the
 /// side table. Objective-C objects have no unowned count to raise, so on Apple platforms it is
-/// a weak reference. `ChannelRegistryTests` and `SenderReferenceTests` check that a dropped
+/// a weak reference. `ChannelRegistryTests` and `SenderFilterTests` check that a dropped
 /// object is deinitialized and that its address is not reused.
 struct IdentityReference<Object: AnyObject>: ~Copyable, Sendable {
   #if canImport(ObjectiveC)
