@@ -20,7 +20,7 @@ extension Broadcaster {
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
-  @discardableResult
+  @inlinable @discardableResult
   public static func register<P>(
     _ protocolType: P.Type, observer: P, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
@@ -52,7 +52,7 @@ extension Broadcaster {
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
-  @discardableResult
+  @inlinable @discardableResult
   public static func register<P>(
     _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
@@ -71,6 +71,7 @@ extension Broadcaster {
   /// - Parameters:
   ///   - protocolType: The protocol the observer was registered for.
   ///   - observer: The registered observer.
+  @inlinable
   public static func unregister<P>(_ protocolType: P.Type, observer: P) {
     shared.unregister(protocolType, observer: observer)
   }

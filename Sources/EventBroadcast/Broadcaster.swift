@@ -147,7 +147,7 @@ public final class Broadcaster: Sendable {
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
-  @discardableResult
+  @inlinable @discardableResult
   public func register<P>(
     _ protocolType: P.Type, observer: P, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
@@ -193,18 +193,22 @@ public final class Broadcaster: Sendable {
   ///   - line: The line of the registration; leave the default.
   /// - Returns: A subscription whose `cancel()` ends this registration.
   /// - Precondition: `observer` is a class instance.
-  @discardableResult
+  @inlinable @discardableResult
   public func register<P>(
     _ protocolType: P.Type, observer: P, delivery: Delivery, priority: Int = 0,
     isolation: (any Actor)? = #isolation, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Subscription {
+    // Inlinable, so that what depends on `P` (reading the observer, copying its bytes, the
+    // channel's key) is specialized in the caller; the rest is the non-generic `register`
+    // below. Unspecialized, the generic layers cost about 400 instructions per registration.
     // Written from the closure, so that nothing generic returns an optional: unspecialized,
     // a `Subscription?` result looks up `Optional`'s metadata at run time on every call.
     var subscription: Subscription?
     Self.withObject(observer) { address, object in
       subscription = register(
-        address, object: object, delivery: delivery, priority: priority, isolation: isolation,
-        fileID: fileID, line: line)
+        UnretainedObserver(address, of: object), object: object, of: P.self,
+        sharesRoutes: ClassReference.leads(P.self), delivery: delivery, priority: priority,
+        isolation: isolation, fileID: fileID, line: line)
     }
     guard let subscription else {
       ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
@@ -212,15 +216,29 @@ public final class Broadcaster: Sendable {
     return subscription
   }
 
-  /// Registers the observer at `address`, which is `object` as a `P`.
-  private func register<P>(
-    _ address: UnsafePointer<P>, object: AnyObject, delivery: Delivery, priority: Int,
-    isolation: (any Actor)?, fileID: StaticString, line: UInt
+  /// Registers `object`, copied as `copy` from the `protocolType` it was registered as.
+  ///
+  /// - Parameters:
+  ///   - copy: The observer's bytes as the `protocolType` it was registered as.
+  ///   - object: The observer.
+  ///   - protocolType: The protocol that names the channel.
+  ///   - sharesRoutes: Whether ``ClassReference`` reads `protocolType`, so that registrations
+  ///     of one type of observer may share a route.
+  ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
+  ///   - priority: Higher runs first.
+  ///   - isolation: The actor the calls run on, if any.
+  ///   - fileID: Where the registration was written.
+  ///   - line: The line of the registration.
+  /// - Returns: A subscription whose `cancel()` ends this registration.
+  @usableFromInline func register(
+    _ copy: UnretainedObserver, object: AnyObject, of protocolType: any Any.Type,
+    sharesRoutes: Bool, delivery: Delivery, priority: Int, isolation: (any Actor)?,
+    fileID: StaticString, line: UInt
   ) -> Subscription {
     ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
-    let copy = UnretainedObserver(address, of: object)
     let (channel, route) = channelAndRoute(
-      creating: P.self, for: copy, delivery: delivery, isolation: isolation)
+      creating: protocolType, sharesRoutes: sharesRoutes, for: copy, delivery: delivery,
+      isolation: isolation)
     // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
     return channel._withUnsafeGuaranteedRef { list in
       let entry = Self.entry(
@@ -248,6 +266,7 @@ public final class Broadcaster: Sendable {
   /// - Parameters:
   ///   - protocolType: The protocol the observer was registered for.
   ///   - observer: The registered observer.
+  @inlinable
   public func unregister<P>(_ protocolType: P.Type, observer: P) {
     guard let channel = unretainedChannel(for: ObjectIdentifier(P.self)) else { return }
     Self.withObject(observer) { _, object in
@@ -390,18 +409,18 @@ extension Broadcaster {
   ///
   /// Keyed by the identity of the type `P` (for a protocol, its existential type), never by its
   /// name, so distinct protocols that share a name get distinct channels.
-  private func channel<P>(for _: P.Type) -> Channel {
-    let key = ObjectIdentifier(P.self)
+  private func channel(for protocolType: any Any.Type) -> Channel {
+    let key = ObjectIdentifier(protocolType)
     return channels.withLock { channels in
       if let existing = channels[key] { return existing }
-      let own = FlowControl(partOf: flow) { "Broadcaster protocol \(P.self)" }
+      let own = FlowControl(partOf: flow) { "Broadcaster protocol \(protocolType)" }
       // The list, not the broadcaster: the channel's flow must not keep it alive.
       own.deliverDrops { [dropHandlers] drop in dropHandlers.post(drop) > 0 }
       let created = Channel(flow: own)
-      created.nameChannel { "Broadcaster protocol \(P.self)" }
+      created.nameChannel { "Broadcaster protocol \(protocolType)" }
       channels[key] = created
       index.insert(created, for: key, all: channels)
-      protocols.withLock { $0.append((P.self, created)) }
+      protocols.withLock { $0.append((protocolType, created)) }
       return created
     }
   }
@@ -414,18 +433,18 @@ extension Broadcaster {
   /// a class-bound existential) takes the channel's shared route for its observer's type (see
   /// ``ObserverRoute``): the one the channel's last such registration took, found without a
   /// lock, or another kept one; every other registration gets a route of its own.
-  private func channelAndRoute<P>(
-    creating _: P.Type, for observer: UnretainedObserver, delivery: Delivery,
-    isolation: (any Actor)?
+  private func channelAndRoute(
+    creating protocolType: any Any.Type, sharesRoutes: Bool, for observer: UnretainedObserver,
+    delivery: Delivery, isolation: (any Actor)?
   ) -> (Unmanaged<Channel>, ObserverRoute) {
-    let key = ObjectIdentifier(P.self)
+    let key = ObjectIdentifier(protocolType)
     let found = index.channelAndRoute(for: key)
-    let channel = found?.channel ?? .passUnretained(self.channel(for: P.self))
+    let channel = found?.channel ?? .passUnretained(self.channel(for: protocolType))
     // Every channel has a flow (see `channel(for:)`).
     let flow = channel._withUnsafeGuaranteedRef { $0.flow.unsafelyUnwrapped }
     var shares = isolation == nil && observer.size != 0 && observer.spilled == nil
     if case .synchronous = delivery.kind {} else { shares = false }
-    guard shares && ClassReference.leads(P.self) else {
+    guard shares && sharesRoutes else {
       return (
         channel,
         ObserverRoute(observer, delivery: delivery, isolation: isolation, flow: flow)
@@ -472,7 +491,7 @@ extension Broadcaster {
   /// where a generic or optional result would look up its type's metadata at run time.
   ///
   /// - Returns: Whether `observer` is an object, and `body` ran; `false` for a value.
-  @discardableResult
+  @inlinable @discardableResult
   static func withObject<P>(_ observer: P, _ body: (UnsafePointer<P>, AnyObject) -> Void) -> Bool {
     withUnsafePointer(to: observer) { address in
       if ClassReference.leads(P.self) {
@@ -488,7 +507,7 @@ extension Broadcaster {
   /// The observer as an object through `Any` and a conditional cast, for any `P`, or `nil` for
   /// a value: an existential that boxes its value (`any Error`) converts to `AnyObject` as a new
   /// box, which would register dead, but opened as `Any` it casts to the object inside.
-  static func castObject<P>(_ observer: P) -> AnyObject? {
+  @usableFromInline static func castObject<P>(_ observer: P) -> AnyObject? {
     guard type(of: observer as Any) is AnyClass else { return nil }
     return dynamicCast(observer as Any, to: AnyObject.self)
   }

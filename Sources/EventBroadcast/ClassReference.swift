@@ -16,9 +16,9 @@
 ///   foreign class's wrapper metadata) is answered `false`, and the caller casts.
 ///
 /// `ClassReferenceTests` checks every such kind of type against the casts.
-enum ClassReference {
+@usableFromInline enum ClassReference {
   /// Whether every value of `type` holds a class instance's strong reference in its first word.
-  static func leads<T>(_ type: T.Type) -> Bool {
+  @inlinable static func leads<T>(_ type: T.Type) -> Bool {
     let metadata = unsafeBitCast(type as any Any.Type, to: UnsafeRawPointer.self)
     let kind = metadata.load(as: UInt.self)
     if kind == 0 || kind > 0x7FF { return true }
@@ -29,7 +29,7 @@ enum ClassReference {
 
   /// The instance that the value at `value`, of a type that ``leads(_:)``, refers to.
   /// Unretained: the value keeps it alive.
-  static func object(at value: UnsafeRawPointer) -> Unmanaged<AnyObject> {
+  @inlinable static func object(at value: UnsafeRawPointer) -> Unmanaged<AnyObject> {
     Unmanaged.fromOpaque(value.load(as: UnsafeRawPointer.self))
   }
 }

@@ -63,7 +63,7 @@
   /// retain the object, which its side table makes slow.
   ///
   /// - Precondition: `observer` is a class instance; `object` is that instance.
-  init<P>(_ observer: UnsafePointer<P>, of object: borrowing AnyObject) {
+  @inlinable init<P>(_ observer: UnsafePointer<P>, of object: borrowing AnyObject) {
     let size = MemoryLayout<P>.size
     var words: Words = (0, 0, 0, 0, 0)
     var spilled: UnsafeMutableRawPointer?
@@ -98,6 +98,7 @@
   /// Calls `body` with the observer as the `P` it was registered as, whatever its layout: the
   /// copied bytes, or a `P` rebuilt from `alive` by a cast (`any Error`). Does nothing if the
   /// cast fails (a conformance isolated to an actor the caller is not on).
+  @usableFromInline
   func withAnyObserver<P>(_ alive: AnyObject, as type: P.Type, _ body: (P) -> Void) {
     guard size == 0 else { return withObserver(alive, as: type, body) }
     if let observer = alive as? P { body(observer) }
@@ -150,7 +151,7 @@
   }
 
   /// Whether a notification's copy of the observer is `object`, with balanced retains.
-  private func rebuildsObserver<P>(_ object: AnyObject, as _: P.Type) -> Bool {
+  @usableFromInline func rebuildsObserver<P>(_ object: AnyObject, as _: P.Type) -> Bool {
     var same = false
     withAnyObserver(object, as: P.self) { observer in
       same = dynamicCast(observer as Any, to: AnyObject.self) === object

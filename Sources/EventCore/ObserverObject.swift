@@ -45,6 +45,7 @@
   }
 
   /// Stops the program for a value-type observer, naming its type.
+  @usableFromInline
   package static func valueType(_ type: Any.Type, in call: StaticString) -> Never {
     fatalError(
       "\(call): \(type) is a value type; only class instances can be observers (they are "
