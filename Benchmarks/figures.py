@@ -574,9 +574,10 @@ CAUSES = {
     "Churn: every churn case": (
         "Each registration makes and frees its entry and its token (malloc, free, and the last "
         "release's slow path for each), and raises and lowers two unowned counts (the token's on "
-        "its entry, the entry's on its list); `Broadcaster.register` also runs generic over its "
-        "protocol, copying and casting the observer through its type's metadata, and EventRAII "
-        "takes its channel registry's lock and lease (\"Registration (issue 34)\", above)."),
+        "its entry, the entry's on its list), and on Linux a third, its observer's, for a "
+        "registration with one; `Broadcaster.register` also finds its channel and "
+        "route and copies the observer's bytes, and EventRAII takes its channel registry's lock "
+        "and lease (\"Registration (issue 34)\", above)."),
     "Churn: each churn case": (
         "As for issue 13's churn target, above."),
     "Churn: subscribe and register at most 2 allocations": (
