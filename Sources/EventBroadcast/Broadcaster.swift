@@ -200,15 +200,15 @@ public final class Broadcaster: Sendable {
   ) -> Subscription {
     // Inlinable, so that what depends on `P` (reading the observer, copying its bytes, the
     // channel's key) is specialized in the caller; the rest is the non-generic `register`
-    // below. Unspecialized, the generic layers cost about 400 instructions per registration.
+    // below. Unspecialized, each of those steps went through `P`'s metadata.
     // Written from the closure, so that nothing generic returns an optional: unspecialized,
     // a `Subscription?` result looks up `Optional`'s metadata at run time on every call.
     var subscription: Subscription?
     Self.withObject(observer) { address, object in
       subscription = register(
         UnretainedObserver(address, of: object), object: object, of: P.self,
-        sharesRoutes: ClassReference.leads(P.self), delivery: delivery, priority: priority,
-        isolation: isolation, fileID: fileID, line: line)
+        delivery: delivery, priority: priority, isolation: isolation, fileID: fileID,
+        line: line)
     }
     guard let subscription else {
       ObserverObject.valueType(type(of: observer as Any), in: "Broadcaster.register")
@@ -222,8 +222,6 @@ public final class Broadcaster: Sendable {
   ///   - copy: The observer's bytes as the `protocolType` it was registered as.
   ///   - object: The observer.
   ///   - protocolType: The protocol that names the channel.
-  ///   - sharesRoutes: Whether ``ClassReference`` reads `protocolType`, so that registrations
-  ///     of one type of observer may share a route.
   ///   - delivery: Where and when the observer's calls run, unless `isolation` is an actor.
   ///   - priority: Higher runs first.
   ///   - isolation: The actor the calls run on, if any.
@@ -232,13 +230,12 @@ public final class Broadcaster: Sendable {
   /// - Returns: A subscription whose `cancel()` ends this registration.
   @usableFromInline func register(
     _ copy: UnretainedObserver, object: AnyObject, of protocolType: any Any.Type,
-    sharesRoutes: Bool, delivery: Delivery, priority: Int, isolation: (any Actor)?,
-    fileID: StaticString, line: UInt
+    delivery: Delivery, priority: Int, isolation: (any Actor)?, fileID: StaticString,
+    line: UInt
   ) -> Subscription {
     ObserverObject.refuseBoxedValue(object, in: "Broadcaster.register")
     let (channel, route) = channelAndRoute(
-      creating: protocolType, sharesRoutes: sharesRoutes, for: copy, delivery: delivery,
-      isolation: isolation)
+      creating: protocolType, for: copy, delivery: delivery, isolation: isolation)
     // Without a retain (see `notify`): the broadcaster, which the caller holds, keeps it.
     return channel._withUnsafeGuaranteedRef { list in
       let entry = Self.entry(
@@ -405,9 +402,9 @@ public final class Broadcaster: Sendable {
 @usableFromInline typealias Channel = ObserverList<Never>
 
 extension Broadcaster {
-  /// The channel of `P`, created on first use.
+  /// The channel of `protocolType`, created on first use.
   ///
-  /// Keyed by the identity of the type `P` (for a protocol, its existential type), never by its
+  /// Keyed by the identity of `protocolType` (for a protocol, its existential type), never by its
   /// name, so distinct protocols that share a name get distinct channels.
   private func channel(for protocolType: any Any.Type) -> Channel {
     let key = ObjectIdentifier(protocolType)
@@ -429,13 +426,13 @@ extension Broadcaster {
   /// while the broadcaster lives, as channels are never removed), and the route of a
   /// registration of `observer` as `delivery` and `isolation` say.
   ///
-  /// A synchronous, nonisolated registration of a `P` that ``ClassReference`` reads (a class or
-  /// a class-bound existential) takes the channel's shared route for its observer's type (see
-  /// ``ObserverRoute``): the one the channel's last such registration took, found without a
-  /// lock, or another kept one; every other registration gets a route of its own.
+  /// A synchronous, nonisolated registration of a `protocolType` that ``ClassReference`` reads
+  /// (a class or a class-bound existential) takes the channel's shared route for its observer's
+  /// type (see ``ObserverRoute``): the one the channel's last such registration took, found
+  /// without a lock, or another kept one; every other registration gets a route of its own.
   private func channelAndRoute(
-    creating protocolType: any Any.Type, sharesRoutes: Bool, for observer: UnretainedObserver,
-    delivery: Delivery, isolation: (any Actor)?
+    creating protocolType: any Any.Type, for observer: UnretainedObserver, delivery: Delivery,
+    isolation: (any Actor)?
   ) -> (Unmanaged<Channel>, ObserverRoute) {
     let key = ObjectIdentifier(protocolType)
     let found = index.channelAndRoute(for: key)
@@ -444,7 +441,7 @@ extension Broadcaster {
     let flow = channel._withUnsafeGuaranteedRef { $0.flow.unsafelyUnwrapped }
     var shares = isolation == nil && observer.size != 0 && observer.spilled == nil
     if case .synchronous = delivery.kind {} else { shares = false }
-    guard shares && sharesRoutes else {
+    guard shares && ClassReference.leads(protocolType) else {
       return (
         channel,
         ObserverRoute(observer, delivery: delivery, isolation: isolation, flow: flow)

@@ -18,8 +18,8 @@
 /// `ClassReferenceTests` checks every such kind of type against the casts.
 @usableFromInline enum ClassReference {
   /// Whether every value of `type` holds a class instance's strong reference in its first word.
-  @inlinable static func leads<T>(_ type: T.Type) -> Bool {
-    let metadata = unsafeBitCast(type as any Any.Type, to: UnsafeRawPointer.self)
+  @inlinable static func leads(_ type: any Any.Type) -> Bool {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
     let kind = metadata.load(as: UInt.self)
     if kind == 0 || kind > 0x7FF { return true }
     guard kind == 0x303 else { return false }
